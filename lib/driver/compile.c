@@ -1,0 +1,286 @@
+/* compile.c: tilecc_compile(), the library's one entry point for a compilation: source to
+ * AST to tile IR, the pass pipeline, then the requested output. Owns the compilation's
+ * arena; reports through the caller's handler; never prints, never exits. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/target.h"
+#include "codegen/codegen.h"
+#include "frontend/ast.h"
+#include "frontend/sema.h"
+#include "ir/ir.h"
+#include "support/arena.h"
+#include "support/diag.h"
+#include "support/strbuf.h"
+#include "tilecc/tilecc.h"
+#include "transforms/pass.h"
+
+struct tilecc_compiler {
+	tilecc_diag_handler handler;
+	void *user;
+};
+
+tilecc_compiler *tilecc_compiler_create(void)
+{
+	return calloc(1, sizeof(tilecc_compiler));
+}
+
+void tilecc_compiler_destroy(tilecc_compiler *c)
+{
+	free(c);
+}
+
+void tilecc_set_diag_handler(tilecc_compiler *c, tilecc_diag_handler h, void *user)
+{
+	c->handler = h;
+	c->user = user;
+}
+
+void tilecc_output_free(tilecc_output *out)
+{
+	free(out->data);
+	free(out->report);
+	out->data = out->report = NULL;
+	out->size = out->report_size = 0;
+}
+
+size_t tilecc_num_targets(void)
+{
+	size_t n = 0;
+	while (target_all[n])
+		n++;
+	return n;
+}
+
+const char *tilecc_target_name(size_t i)
+{
+	return i < tilecc_num_targets() ? target_all[i]->family : NULL;
+}
+
+const char *tilecc_target_description(size_t i)
+{
+	if (i >= tilecc_num_targets())
+		return NULL;
+	const target_desc *t = target_all[i];
+	return codegen_llvm_has_target(t->llvm_target) ? t->description
+						      : "(not in this LLVM build)";
+}
+
+const char *tilecc_llvm_version(void)
+{
+	return codegen_llvm_version();
+}
+
+/* ---- the compilation ------------------------------------------------------------------ */
+
+typedef struct compilation {
+	const tilecc_options *o;
+	arena *a;
+	strtab *names;
+	diag_engine *d;
+	ir_context *ir;
+	strbuf report;
+	struct timespec t0;
+} compilation;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void timing(compilation *c, const char *phase, double start)
+{
+	if (c->o->time_report)
+		strbuf_printf(&c->report, "  %-22s %9.3f ms\n", phase, now_ms() - start);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t n = s ? strlen(s) : 0, m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* The kind of output: --emit, else the -o suffix, else tile IR on stdout. */
+static tilecc_emit choose_emit(const tilecc_options *o)
+{
+	static const struct {
+		const char *suffix;
+		tilecc_emit emit;
+	} by_suffix[] = {
+	    {".ast", TILECC_EMIT_AST},     {".tir", TILECC_EMIT_TIR},     {".ll", TILECC_EMIT_LLVM},
+	    {".s", TILECC_EMIT_ASM},       {".o", TILECC_EMIT_OBJ},       {".so", TILECC_EMIT_SHARED},
+	    {".ptx", TILECC_EMIT_PTX},     {".cubin", TILECC_EMIT_CUBIN}, {".hsaco", TILECC_EMIT_HSACO},
+	    {".h", TILECC_EMIT_HEADER},
+	};
+	if (o->emit != TILECC_EMIT_DEFAULT)
+		return o->emit;
+	for (size_t i = 0; i < sizeof by_suffix / sizeof by_suffix[0]; i++)
+		if (has_suffix(o->output_name, by_suffix[i].suffix))
+			return by_suffix[i].emit;
+	return TILECC_EMIT_TIR;
+}
+
+/* Runs the passes named in the comma-separated list, with --print-after and --verify-each. */
+static int run_pipeline(compilation *c, ir_module *m, const char *list)
+{
+	const char *p = list;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char name[64];
+		if (n == 0 || n >= sizeof name) {
+			diag_error(c->d, SRCLOC_NONE, "bad pass list '%s'", list);
+			return 1;
+		}
+		memcpy(name, p, n);
+		name[n] = 0;
+		const pass_info *pi = pass_lookup(name);
+		if (!pi) {
+			diag_error(c->d, SRCLOC_NONE, "unknown pass '%s'", name);
+			return 1;
+		}
+		double t = now_ms();
+		if (pi->run(m, c->d))
+			return 1;
+		timing(c, name, t);
+		if (c->o->verify_each && ir_verify_module(m, c->d)) {
+			diag_internal(c->d, "IR invalid after pass '%s'", name);
+			return 1;
+		}
+		const char *pa = c->o->print_after;
+		if (pa && (!strcmp(pa, "all") || !strcmp(pa, name))) {
+			strbuf_printf(&c->report, "// -----// IR after %s //----- //\n", name);
+			ir_print_module(&c->report, m, c->o->print_locations ? IR_PRINT_LOCS : 0);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int compile(compilation *c, tilecc_output *out)
+{
+	const tilecc_options *o = c->o;
+	tilecc_emit emit = choose_emit(o);
+	uint32_t file = diag_add_source(c->d, o->input_name ? o->input_name : "<input>", o->source,
+					(uint32_t)o->source_len);
+	if (o->source_len > 0x7fffffff) {
+		diag_error(c->d, SRCLOC_NONE, "input too large");
+		return 1;
+	}
+	if (o->target && !target_lookup(o->target)) {
+		diag_error(c->d, SRCLOC_NONE, "unknown target '%s' (tilecc --version lists them)",
+			   o->target);
+		return 2;
+	}
+	strbuf text = {0};
+	ir_module *m = NULL;
+	double t;
+
+	if (has_suffix(o->input_name, ".tir")) {
+		/* Tile IR input: a test can start in the middle of the pipeline. */
+		if (emit == TILECC_EMIT_AST) {
+			diag_error(c->d, SRCLOC_NONE, "--emit=ast needs a Python input");
+			return 2;
+		}
+		t = now_ms();
+		m = ir_parse_module(c->ir, c->d, file, o->source, (uint32_t)o->source_len);
+		timing(c, "parse tile IR", t);
+		if (!m)
+			return 1;
+	} else {
+		t = now_ms();
+		ast_module *ast = parse_module(c->a, c->names, c->d, file, o->source,
+					       (uint32_t)o->source_len);
+		timing(c, "parse", t);
+		if (!ast)
+			return 1;
+		if (emit == TILECC_EMIT_AST) {
+			ast_dump(&text, ast);
+			goto done;
+		}
+		sema_spec spec = {.kernel = o->kernel,
+				  .signature = o->signature,
+				  .defines = o->defines,
+				  .ndefines = o->num_defines,
+				  .num_warps = o->num_warps,
+				  .num_stages = o->num_stages};
+		t = now_ms();
+		m = sema_lower(c->ir, c->d, ast, &spec);
+		timing(c, "sema (AST to tile IR)", t);
+		if (!m)
+			return 1;
+	}
+	t = now_ms();
+	if (ir_verify_module(m, c->d))
+		return 1;
+	timing(c, "verify", t);
+
+	const char *pipeline = o->passes ? o->passes : (o->opt_level == 0 ? "" : pass_default_pipeline);
+	if (run_pipeline(c, m, pipeline))
+		return 1;
+
+	switch (emit) {
+	case TILECC_EMIT_TIR:
+		t = now_ms();
+		ir_print_module(&text, m, o->print_locations ? IR_PRINT_LOCS : 0);
+		timing(c, "print tile IR", t);
+		break;
+	default:
+		diag_error(c->d, SRCLOC_NONE,
+			   "this build of tilecc cannot emit that output yet: only --emit=ast and "
+			   "--emit=tir are implemented");
+		return 2;
+	}
+done:
+	if (text.oom) {
+		diag_internal(c->d, "out of memory while printing");
+		strbuf_free(&text);
+		return 3;
+	}
+	out->data = strbuf_take(&text, &out->size);
+	return 0;
+}
+
+int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!o || !o->source)
+		return 2;
+	compilation c = {.o = o};
+	double t0 = now_ms();
+	c.a = arena_create();
+	if (!c.a)
+		return 3;
+	c.names = strtab_create(c.a);
+	c.d = diag_create(c.a, cc->handler, cc->user);
+	c.ir = c.names && c.d ? ir_context_create(c.a, c.names) : NULL;
+	int rc;
+	if (!c.ir) {
+		rc = 3;
+	} else {
+		if (o->time_report)
+			strbuf_puts(&c.report, "===== tilecc time report =====\n");
+		rc = compile(&c, out);
+		if (rc == 0 && diag_error_count(c.d))
+			rc = 1;
+		if (o->time_report)
+			strbuf_printf(&c.report, "  %-22s %9.3f ms (arena %zu KiB)\n", "total",
+				      now_ms() - t0, arena_used(c.a) / 1024);
+	}
+	if (rc != 0) {
+		free(out->data);
+		out->data = NULL;
+		out->size = 0;
+	}
+	if (c.report.len)
+		out->report = strbuf_take(&c.report, &out->report_size);
+	strbuf_free(&c.report);
+	strtab_destroy(c.names);
+	arena_destroy(c.a);
+	return rc;
+}

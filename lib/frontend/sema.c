@@ -1,0 +1,1624 @@
+/* sema.c: AST plus specialization to tile IR.
+ *
+ * Sema is an abstract interpreter of the kernel's body: every expression evaluates to an
+ * sval, either a compile-time value (Triton's constexprs, dtypes, modules, functions) or an
+ * SSA value in the IR being built. Compile-time `if`, `tl.static_range` and helper calls are
+ * resolved here, so the IR only holds what must happen at run time. Runtime control flow
+ * becomes structured ops: `if` with results for the variables both branches may change,
+ * `for`/`while` with the loop-carried variables as iteration arguments.
+ *
+ * Errors are reported once, then sema_fail() unwinds to sema_lower() with longjmp; all
+ * memory is in the compilation's arena, so nothing leaks on that path. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/sema_int.h"
+
+_Noreturn void sema_fail(sema *s, srcloc loc, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	diag_error(s->d, loc, "%s", buf);
+	longjmp(*s->fail, 1);
+}
+
+/* ---- scopes --------------------------------------------------------------------------------- */
+
+static sval *scope_find(scope *sc, const char *name)
+{
+	for (int i = sc->n - 1; i >= 0; i--)
+		if (sc->b[i].name == name)
+			return &sc->b[i].v;
+	return NULL;
+}
+
+static void scope_set(sema *s, scope *sc, const char *name, sval v)
+{
+	sval *p = scope_find(sc, name);
+	if (p) {
+		*p = v;
+		return;
+	}
+	if (sc->n == sc->cap) {
+		int cap = sc->cap ? sc->cap * 2 : 32;
+		binding *nb = ARENA_NEWN(s->a, binding, cap);
+		if (!nb)
+			sema_fail(s, SRCLOC_NONE, "out of memory");
+		if (sc->n)
+			memcpy(nb, sc->b, sizeof(binding) * (size_t)sc->n);
+		sc->b = nb;
+		sc->cap = cap;
+	}
+	sc->b[sc->n++] = (binding){name, v};
+}
+
+static scope scope_copy(sema *s, const scope *sc)
+{
+	scope c = {0};
+	c.cap = sc->n > 0 ? sc->n + 8 : 8;
+	c.b = ARENA_NEWN(s->a, binding, c.cap);
+	c.n = sc->n;
+	if (sc->n)
+		memcpy(c.b, sc->b, sizeof(binding) * (size_t)sc->n);
+	return c;
+}
+
+/* ---- names assigned by statements (for loop-carried and branch-merged variables) ----------- */
+
+typedef struct nameset {
+	const char **v;
+	int n, cap;
+} nameset;
+
+static void nameset_add(sema *s, nameset *ns, const char *name)
+{
+	for (int i = 0; i < ns->n; i++)
+		if (ns->v[i] == name)
+			return;
+	if (ns->n == ns->cap) {
+		int cap = ns->cap ? ns->cap * 2 : 16;
+		const char **nv = ARENA_NEWN(s->a, const char *, cap);
+		if (ns->n)
+			memcpy(nv, ns->v, sizeof(char *) * (size_t)ns->n);
+		ns->v = nv;
+		ns->cap = cap;
+	}
+	ns->v[ns->n++] = name;
+}
+
+static void target_names(sema *s, const ast_expr *t, nameset *ns)
+{
+	if (t->kind == AST_NAME)
+		nameset_add(s, ns, t->name);
+	else if (t->kind == AST_TUPLE || t->kind == AST_LIST)
+		for (int i = 0; i < t->seq.n; i++)
+			target_names(s, t->seq.items[i], ns);
+}
+
+static void assigned_names(sema *s, const ast_block *b, nameset *ns)
+{
+	for (int i = 0; i < b->n; i++) {
+		const ast_stmt *st = b->stmts[i];
+		switch (st->kind) {
+		case AST_ASSIGN:
+			for (int j = 0; j < st->assign.ntargets; j++)
+				target_names(s, st->assign.targets[j], ns);
+			break;
+		case AST_AUGASSIGN: target_names(s, st->aug.target, ns); break;
+		case AST_ANNASSIGN: if (st->ann.value) target_names(s, st->ann.target, ns); break;
+		case AST_IF:
+			assigned_names(s, &st->if_.then, ns);
+			assigned_names(s, &st->if_.els, ns);
+			break;
+		case AST_FOR:
+			target_names(s, st->for_.target, ns);
+			assigned_names(s, &st->for_.body, ns);
+			break;
+		case AST_WHILE: assigned_names(s, &st->while_.body, ns); break;
+		default: break;
+		}
+	}
+}
+
+/* True when the block ends with a return on every path that sema can see statically. */
+static bool block_returns(const ast_block *b)
+{
+	if (b->n == 0)
+		return false;
+	const ast_stmt *last = b->stmts[b->n - 1];
+	if (last->kind == AST_RETURN)
+		return true;
+	if (last->kind == AST_IF)
+		return block_returns(&last->if_.then) && block_returns(&last->if_.els);
+	return false;
+}
+
+static bool block_has_return(const ast_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const ast_stmt *st = b->stmts[i];
+		if (st->kind == AST_RETURN)
+			return true;
+		if (st->kind == AST_IF &&
+		    (block_has_return(&st->if_.then) || block_has_return(&st->if_.els)))
+			return true;
+		if (st->kind == AST_FOR && block_has_return(&st->for_.body))
+			return true;
+		if (st->kind == AST_WHILE && block_has_return(&st->while_.body))
+			return true;
+	}
+	return false;
+}
+
+/* ---- expressions ---------------------------------------------------------------------------- */
+
+static sval eval(sema *s, const ast_expr *e);
+
+static sval lookup_name(sema *s, const char *name, srcloc loc)
+{
+	sval *v = s->locals ? scope_find(s->locals, name) : NULL;
+	if (!v)
+		v = scope_find(&s->globals, name);
+	if (v)
+		return *v;
+	int b = sema_find_builtin(name, SEMA_NS_PY);
+	if (b >= 0)
+		return (sval){.kind = SV_BUILTIN, .builtin = b};
+	sema_fail(s, loc, "name '%s' is not defined", name);
+}
+
+static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
+{
+	int b;
+	switch (m) {
+	case MOD_TL:
+		if (!strcmp(name, "math"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL_MATH};
+		if (sema_dtype_by_name(s, name))
+			return sv_dtype(sema_dtype_by_name(s, name));
+		if ((b = sema_find_builtin(name, SEMA_NS_TL)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
+	case MOD_TL_MATH:
+		if ((b = sema_find_builtin(name, SEMA_NS_MATH)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
+	case MOD_TRITON:
+		if (!strcmp(name, "language"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL};
+		if ((b = sema_find_builtin(name, SEMA_NS_TRITON)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
+	case MOD_MATH:
+		if (!strcmp(name, "pi"))
+			return sv_float(3.14159265358979323846);
+		if (!strcmp(name, "e"))
+			return sv_float(2.71828182845904523536);
+		if (!strcmp(name, "inf"))
+			return sv_float(INFINITY);
+		if (!strcmp(name, "nan"))
+			return sv_float(NAN);
+		if ((b = sema_find_builtin(name, SEMA_NS_PYMATH)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
+	}
+	static const char *const mname[] = {"triton.language", "triton.language.math", "triton",
+					    "math"};
+	sema_fail(s, loc, "module '%s' has no attribute '%s' (or tilecc does not support it)",
+		  mname[m], name);
+}
+
+static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
+{
+	if (v.kind == SV_MODULE)
+		return module_attr(s, v.module, name, loc);
+	if (v.kind == SV_IR) {
+		const ir_type *t = v.ir->type;
+		if (!strcmp(name, "dtype"))
+			return sv_dtype(ir_type_elem(t));
+		if (!strcmp(name, "shape")) {
+			sval items[16];
+			int n = t->kind == IR_TILE ? t->rank : 0;
+			for (int i = 0; i < n; i++)
+				items[i] = sv_int(t->shape[i]);
+			return sv_tuple(s, n, items);
+		}
+		if (!strcmp(name, "numel"))
+			return sv_int(ir_type_numel(t));
+		if (!strcmp(name, "T")) {
+			int b = sema_find_builtin("trans", SEMA_NS_TL);
+			sema_args a = {.loc = loc, .self = &v};
+			return sema_call_builtin(s, b, &a);
+		}
+		int b = sema_find_builtin(name, SEMA_NS_TL | SEMA_NS_MATH);
+		if (b >= 0 && sema_builtins[b].method) {
+			sval *self = ARENA_NEW(s->a, sval);
+			*self = v;
+			return (sval){.kind = SV_METHOD, .method = {b, self}};
+		}
+		sema_fail(s, loc, "%s has no attribute '%s'", sv_describe(s, &v), name);
+	}
+	if (v.kind == SV_DTYPE) {
+		const ir_type *t = v.dtype;
+		if (!strcmp(name, "element_ty")) {
+			if (t->kind != IR_PTR)
+				sema_fail(s, loc, "'element_ty' needs a pointer dtype, got %s",
+					  sema_type_name(s, t));
+			return sv_dtype(t->elem);
+		}
+		if (!strcmp(name, "primitive_bitwidth"))
+			return sv_int(ir_type_bits(t));
+		sema_fail(s, loc, "dtype %s has no attribute '%s'", sema_type_name(s, t), name);
+	}
+	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
+		if (!strcmp(name, "value"))
+			return v; /* tl.constexpr(...).value */
+	}
+	sema_fail(s, loc, "%s has no attribute '%s'", sv_describe(s, &v), name);
+}
+
+static int norm_index(sema *s, int64_t i, int n, srcloc loc)
+{
+	if (i < 0)
+		i += n;
+	if (i < 0 || i >= n)
+		sema_fail(s, loc, "index %lld out of range for a tuple of %d", (long long)i, n);
+	return (int)i;
+}
+
+static sval subscript(sema *s, const ast_expr *e)
+{
+	sval v = eval(s, e->sub.value);
+	const ast_expr *ix = e->sub.index;
+	if (v.kind == SV_TUPLE) {
+		if (ix->kind == AST_SLICE) {
+			int64_t n = v.tup.n, lo = 0, hi = n, st = 1;
+			if (ix->slice.step) {
+				sval t = eval(s, ix->slice.step);
+				st = sema_expect_int(s, &t, ix->slice.step->loc, "a slice step");
+			}
+			if (ix->slice.lo) {
+				sval t = eval(s, ix->slice.lo);
+				lo = sema_expect_int(s, &t, ix->slice.lo->loc, "a slice bound");
+			}
+			if (ix->slice.hi) {
+				sval t = eval(s, ix->slice.hi);
+				hi = sema_expect_int(s, &t, ix->slice.hi->loc, "a slice bound");
+			}
+			if (lo < 0) lo += n;
+			if (hi < 0) hi += n;
+			if (lo < 0) lo = 0;
+			if (hi > n) hi = n;
+			if (st != 1)
+				sema_fail(s, ix->loc, "tuple slices with a step are not supported");
+			return sv_tuple(s, hi > lo ? (int)(hi - lo) : 0, v.tup.items + (hi > lo ? lo : 0));
+		}
+		sval i = eval(s, ix);
+		int64_t k = sema_expect_int(s, &i, ix->loc, "a tuple index");
+		return v.tup.items[norm_index(s, k, v.tup.n, ix->loc)];
+	}
+	if (v.kind != SV_IR)
+		sema_fail(s, e->loc, "%s cannot be indexed", sv_describe(s, &v));
+	/* tensor[None, :, ...]: None inserts a dimension of 1, ':' keeps one */
+	const ast_expr *const *items = &ix;
+	int n = 1;
+	if (ix->kind == AST_TUPLE) {
+		items = (const ast_expr *const *)ix->seq.items;
+		n = ix->seq.n;
+	}
+	ir_value *x = v.ir;
+	const ir_type *t = x->type;
+	int rank = t->kind == IR_TILE ? t->rank : 0, dim = 0, nfull = 0;
+	for (int i = 0; i < n; i++)
+		if (items[i]->kind == AST_SLICE)
+			nfull++;
+	if (nfull > rank)
+		sema_fail(s, ix->loc, "too many ':' for %s", sv_describe(s, &v));
+	sema_at(s, e->loc);
+	for (int i = 0; i < n; i++) {
+		const ast_expr *it = items[i];
+		if (it->kind == AST_NONE) {
+			const ir_type *ct = x->type;
+			int r = ct->kind == IR_TILE ? ct->rank : 0;
+			int64_t sh[16];
+			if (r >= 15)
+				sema_fail(s, it->loc, "too many dimensions");
+			for (int k = 0, j = 0; k <= r; k++)
+				sh[k] = k == dim ? 1 : ct->shape[j++];
+			const ir_type *nt = ir_type_tile(s->ctx, ir_type_elem(ct), r + 1, sh);
+			if (ct->kind != IR_TILE)
+				x = ir_build1(&s->b, IR_OP_SPLAT, nt, x);
+			else {
+				x = ir_build1(&s->b, IR_OP_EXPAND_DIMS, nt, x);
+				ir_op_set_int(s->ctx, x->def, "axis", dim);
+			}
+			dim++;
+		} else if (it->kind == AST_SLICE && !it->slice.lo && !it->slice.hi && !it->slice.step) {
+			dim++;
+		} else {
+			sema_fail(s, it->loc,
+				  "only None and ':' can index a tensor (tensors cannot be sliced or "
+				  "indexed by position)");
+		}
+	}
+	return sv_ir(x);
+}
+
+static sval eval_call(sema *s, const ast_expr *e)
+{
+	sval f = eval(s, e->call.func);
+	int np = e->call.nargs, nk = e->call.nkws;
+	sval *pos = ARENA_NEWN(s->a, sval, np + 1);
+	srcloc *ploc = ARENA_NEWN(s->a, srcloc, np + 1);
+	sval *kw = ARENA_NEWN(s->a, sval, nk + 1);
+	for (int i = 0; i < np; i++) {
+		pos[i] = eval(s, e->call.args[i]);
+		ploc[i] = e->call.args[i]->loc;
+	}
+	for (int i = 0; i < nk; i++)
+		kw[i] = eval(s, e->call.kws[i].value);
+	sema_args a = {.pos = pos, .pos_loc = ploc, .npos = np, .kws = e->call.kws, .kw = kw,
+		       .nkw = nk, .loc = e->loc};
+	switch (f.kind) {
+	case SV_BUILTIN:
+		return sema_call_builtin(s, f.builtin, &a);
+	case SV_METHOD:
+		a.self = f.method.self;
+		return sema_call_builtin(s, f.method.builtin, &a);
+	case SV_JITFN:
+		return sema_call_jit(s, f.fn, &a);
+	default:
+		sema_fail(s, e->call.func->loc, "%s is not callable", sv_describe(s, &f));
+	}
+}
+
+/* Evaluates both arms of a runtime conditional expression into an `if` with one result. */
+static sval runtime_ifexp(sema *s, const ast_expr *e, ir_value *cond)
+{
+	ir_builder saved = s->b;
+	ir_op *tmp = ir_op_create(s->ctx, IR_OP_IF, 1, &cond, 0, NULL, e->loc);
+	ir_value *vals[2];
+	const ast_expr *arms[2] = {e->ifexp.then, e->ifexp.els};
+	sval sv[2];
+	for (int i = 0; i < 2; i++) {
+		s->b.block = tmp->regions[i];
+		s->b.before = NULL;
+		sv[i] = eval(s, arms[i]);
+		s->b = saved;
+	}
+	/* a weak number takes the other arm's type */
+	for (int i = 0; i < 2; i++) {
+		s->b.block = tmp->regions[i];
+		s->b.before = NULL;
+		const ir_type *as = NULL;
+		if (sv[i].kind != SV_IR && sv[1 - i].kind == SV_IR)
+			as = ir_type_elem(sv[1 - i].ir->type);
+		vals[i] = sema_to_ir(s, &sv[i], as, arms[i]->loc);
+		s->b = saved;
+	}
+	if (vals[0]->type != vals[1]->type)
+		sema_fail(s, e->loc, "the arms of a conditional expression with a runtime condition "
+				     "have different types: %s and %s",
+			  sema_type_name(s, vals[0]->type), sema_type_name(s, vals[1]->type));
+	for (int i = 0; i < 2; i++) {
+		ir_builder yb = {s->ctx, tmp->regions[i], NULL, e->loc};
+		ir_build(&yb, IR_OP_YIELD, 1, &vals[i], 0, NULL);
+	}
+	sema_at(s, e->loc);
+	ir_op *op = ir_build(&s->b, IR_OP_IF, 1, &cond, 1, &vals[0]->type);
+	for (int i = 0; i < 2; i++) {
+		op->regions[i] = tmp->regions[i];
+		op->regions[i]->parent = op;
+	}
+	return sv_ir(&op->results[0]);
+}
+
+static ir_value *runtime_cond(sema *s, sval c, srcloc loc)
+{
+	if (c.kind != SV_IR)
+		return NULL;
+	if (c.ir->type->kind == IR_TILE)
+		sema_fail(s, loc, "a condition must be a scalar, got %s", sv_describe(s, &c));
+	return sema_to_i1(s, c.ir, loc);
+}
+
+static sval eval(sema *s, const ast_expr *e)
+{
+	sema_at(s, e->loc);
+	switch (e->kind) {
+	case AST_NAME:
+		return lookup_name(s, e->name, e->loc);
+	case AST_INT:
+		return sv_int(e->ival);
+	case AST_FLOAT:
+		return sv_float(e->fval);
+	case AST_BOOL:
+		return sv_bool(e->bval);
+	case AST_NONE:
+		return sv_none();
+	case AST_STR:
+		return (sval){.kind = SV_STR, .s = e->str.s};
+	case AST_BINOP: {
+		sval l = eval(s, e->bin.lhs), r = eval(s, e->bin.rhs);
+		if (e->bin.op == AST_MATMUL)
+			sema_fail(s, e->loc, "'@' is not supported; use tl.dot");
+		return sema_binary(s, e->bin.op, l, r, e->loc);
+	}
+	case AST_UNARY:
+		return sema_unary(s, e->un.op, eval(s, e->un.operand), e->loc);
+	case AST_BOOLOP: {
+		if (e->boolop.n != 2) {
+			/* chains of constexprs are fine; Triton rejects runtime chains */
+		}
+		sval acc = eval(s, e->boolop.values[0]);
+		for (int i = 1; i < e->boolop.n; i++) {
+			if (acc.kind != SV_IR) {
+				bool t = sema_truth(s, &acc, e->boolop.values[i - 1]->loc);
+				if ((e->boolop.op == AST_AND) != t)
+					return acc; /* short circuit, Python semantics */
+				acc = eval(s, e->boolop.values[i]);
+				continue;
+			}
+			if (e->boolop.n != 2)
+				sema_fail(s, e->loc, "chained boolean operators (A or B or C) on tensors "
+						     "are not supported; use parentheses to split the chain");
+			sval r = eval(s, e->boolop.values[i]);
+			ir_value *x = sema_to_i1(s, acc.ir, e->loc);
+			ir_value *y = sema_to_i1(s, sema_to_ir(s, &r, NULL, e->boolop.values[i]->loc),
+						 e->loc);
+			sema_broadcast_pair(s, &x, &y, e->loc, e->boolop.op == AST_AND ? "and" : "or");
+			sema_at(s, e->loc);
+			acc = sv_ir(ir_build2(&s->b, e->boolop.op == AST_AND ? IR_OP_ANDI : IR_OP_ORI,
+					      x->type, x, y));
+		}
+		return acc;
+	}
+	case AST_COMPARE: {
+		if (e->cmp.n != 1)
+			sema_fail(s, e->loc, "chained comparisons (a < b < c) are not supported; write "
+					     "(a < b) & (b < c)");
+		sval l = eval(s, e->cmp.first), r = eval(s, e->cmp.rest[0]);
+		return sema_compare(s, e->cmp.ops[0], l, r, e->loc);
+	}
+	case AST_IFEXP: {
+		sval c = eval(s, e->ifexp.cond);
+		ir_value *rc = runtime_cond(s, c, e->ifexp.cond->loc);
+		if (!rc)
+			return eval(s, sema_truth(s, &c, e->ifexp.cond->loc) ? e->ifexp.then : e->ifexp.els);
+		return runtime_ifexp(s, e, rc);
+	}
+	case AST_CALL:
+		return eval_call(s, e);
+	case AST_ATTR:
+		return value_attr(s, eval(s, e->attr.value), e->attr.name, e->attr.name_loc);
+	case AST_SUBSCRIPT:
+		return subscript(s, e);
+	case AST_TUPLE:
+	case AST_LIST: {
+		sval *items = ARENA_NEWN(s->a, sval, e->seq.n + 1);
+		for (int i = 0; i < e->seq.n; i++)
+			items[i] = eval(s, e->seq.items[i]);
+		return sv_tuple(s, e->seq.n, items);
+	}
+	case AST_SLICE:
+		return (sval){.kind = SV_SLICE};
+	case AST_DICT:
+		sema_fail(s, e->loc, "unsupported Python construct in a kernel: dict literal");
+	case AST_LAMBDA:
+		sema_fail(s, e->loc, "unsupported Python construct in a kernel: lambda");
+	}
+	sema_fail(s, e->loc, "unsupported expression");
+}
+
+/* ---- statements ----------------------------------------------------------------------------- */
+
+enum { FLOW_NORMAL, FLOW_RETURN };
+
+struct sema_frame {
+	sval ret;          /* the helper's return value */
+	bool has_ret;
+	int runtime_cf;    /* depth of runtime control flow (if/for/while ops) we are inside */
+	bool is_kernel;
+};
+typedef struct sema_frame frame;
+
+static int exec_block(sema *s, const ast_block *b, int start);
+
+static void name_value(sema *s, sval *v, const char *name)
+{
+	if (v->kind == SV_IR && !v->ir->name && name[0] != '_')
+		v->ir->name = name;
+	(void)s;
+}
+
+static void assign(sema *s, const ast_expr *t, sval v, srcloc loc)
+{
+	switch (t->kind) {
+	case AST_NAME:
+		if (v.kind == SV_UNDEF)
+			sema_fail(s, loc, "the right-hand side returns no value");
+		name_value(s, &v, t->name);
+		scope_set(s, s->locals, t->name, v);
+		return;
+	case AST_TUPLE:
+	case AST_LIST:
+		if (v.kind != SV_TUPLE)
+			sema_fail(s, loc, "cannot unpack %s into %d names", sv_describe(s, &v), t->seq.n);
+		if (v.tup.n != t->seq.n)
+			sema_fail(s, loc, "cannot unpack a tuple of %d into %d names", v.tup.n, t->seq.n);
+		for (int i = 0; i < t->seq.n; i++)
+			assign(s, t->seq.items[i], v.tup.items[i], loc);
+		return;
+	case AST_SUBSCRIPT:
+		sema_fail(s, t->loc, "cannot assign to a subscript: tensors are immutable values");
+	case AST_ATTR:
+		sema_fail(s, t->loc, "cannot assign to an attribute");
+	default:
+		sema_fail(s, t->loc, "cannot assign to this expression");
+	}
+}
+
+/* The value a variable has as a loop-carried or branch result: IR, with numbers made
+ * constants (of type `as` when given). */
+static ir_value *carried_ir(sema *s, const char *name, sval v, const ir_type *as, srcloc loc)
+{
+	if (v.kind == SV_IR)
+		return v.ir;
+	if (sv_is_number(&v)) {
+		sema_at(s, loc);
+		return sema_const(s, as ? as : sema_number_type(s, &v), &v);
+	}
+	sema_fail(s, loc, "variable '%s' holds %s, which cannot change at run time (inside a loop "
+			  "or a branch on a runtime condition)", name, sv_describe(s, &v));
+}
+
+/* if on a runtime condition. `rest` (may be NULL) are the statements after the if in the
+ * same block, moved into the branch that does not return (early-exit kernels). */
+static int exec_runtime_if(sema *s, const ast_stmt *st, ir_value *cond, const ast_block *outer,
+			   int next)
+{
+	bool tr = block_returns(&st->if_.then), er = block_returns(&st->if_.els);
+	bool moves_rest = (tr || er) && !(tr && er && next >= outer->n);
+	if (block_has_return(&st->if_.then) || block_has_return(&st->if_.els) || moves_rest) {
+		if (s->frame->runtime_cf || !s->frame->is_kernel)
+			sema_fail(s, st->loc, "return under a runtime condition is only supported at "
+					      "the top level of a kernel");
+		if (!(tr || er))
+			sema_fail(s, st->loc, "a branch on a runtime condition that returns must end "
+					      "with the return");
+	}
+	scope before = scope_copy(s, s->locals);
+	ir_builder saved = s->b;
+	ir_op *tmp = ir_op_create(s->ctx, IR_OP_IF, 1, &cond, 0, NULL, st->loc);
+	scope env[2];
+	const ast_block *arm[2] = {&st->if_.then, &st->if_.els};
+	bool rets[2] = {tr, er};
+	s->frame->runtime_cf++;
+	for (int i = 0; i < 2; i++) {
+		*s->locals = scope_copy(s, &before);
+		s->b.block = tmp->regions[i];
+		s->b.before = NULL;
+		int flow = exec_block(s, arm[i], 0);
+		if (flow == FLOW_NORMAL && (tr || er) && !rets[i]) {
+			/* the other arm returned: the rest of the kernel runs here */
+			s->frame->runtime_cf--;
+			flow = exec_block(s, outer, next);
+			s->frame->runtime_cf++;
+		}
+		env[i] = *s->locals;
+		s->b = saved;
+	}
+	s->frame->runtime_cf--;
+
+	/* merge: variables that either arm changed and that exist after the if */
+	nameset names = {0};
+	if (!(tr || er)) {
+		assigned_names(s, &st->if_.then, &names);
+		assigned_names(s, &st->if_.els, &names);
+	}
+	const char *rn[256];
+	ir_value *rv[2][256];
+	const ir_type *rt[256];
+	int nres = 0;
+	*s->locals = before;
+	for (int k = 0; k < names.n; k++) {
+		const char *nm = names.v[k];
+		sval *a = scope_find(&env[0], nm), *b = scope_find(&env[1], nm);
+		if (!a || !b)
+			continue; /* defined on one path only: not visible afterwards */
+		if (sema_sv_equal(a, b)) {
+			scope_set(s, s->locals, nm, *a);
+			continue;
+		}
+		if (nres == 256)
+			sema_fail(s, st->loc, "too many variables change in this if");
+		const ir_type *as[2] = {a->kind == SV_IR ? a->ir->type : NULL,
+					b->kind == SV_IR ? b->ir->type : NULL};
+		for (int i = 0; i < 2; i++) {
+			sval *v = i ? b : a;
+			s->b.block = tmp->regions[i];
+			s->b.before = NULL;
+			const ir_type *other = as[1 - i] ? ir_type_elem(as[1 - i]) : NULL;
+			rv[i][nres] = carried_ir(s, nm, *v, v->kind == SV_IR ? NULL : other, st->loc);
+			s->b = saved;
+		}
+		if (rv[0][nres]->type != rv[1][nres]->type)
+			sema_fail(s, st->loc, "variable '%s' has type %s in one branch and %s in the "
+					      "other; both branches must give it the same type",
+				  nm, sema_type_name(s, rv[0][nres]->type),
+				  sema_type_name(s, rv[1][nres]->type));
+		rt[nres] = rv[0][nres]->type;
+		rn[nres++] = nm;
+	}
+	for (int i = 0; i < 2; i++) {
+		ir_builder yb = {s->ctx, tmp->regions[i], NULL, st->loc};
+		ir_build(&yb, IR_OP_YIELD, nres, rv[i], 0, NULL);
+	}
+	sema_at(s, st->loc);
+	ir_op *op = ir_build(&s->b, IR_OP_IF, 1, &cond, nres, rt);
+	for (int i = 0; i < 2; i++) {
+		op->regions[i] = tmp->regions[i];
+		op->regions[i]->parent = op;
+	}
+	for (int k = 0; k < nres; k++) {
+		op->results[k].name = rn[k];
+		scope_set(s, s->locals, rn[k], sv_ir(&op->results[k]));
+	}
+	return (tr || er) ? FLOW_RETURN : FLOW_NORMAL;
+}
+
+/* Arguments of range / tl.range / tl.static_range in a for statement. */
+typedef struct range_args {
+	sval start, end, step;
+	srcloc loc[3];
+	int64_t num_stages; /* -1: unset */
+	int64_t unroll;     /* loop_unroll_factor, -1 unset */
+	bool is_static;
+} range_args;
+
+static bool parse_range(sema *s, const ast_expr *it, range_args *r)
+{
+	if (it->kind != AST_CALL)
+		return false;
+	sval f = eval(s, it->call.func);
+	if (f.kind != SV_BUILTIN)
+		return false;
+	const char *name = sema_builtins[f.builtin].name;
+	unsigned ns = sema_builtins[f.builtin].ns;
+	if (strcmp(name, "range") && strcmp(name, "static_range"))
+		return false;
+	r->is_static = !strcmp(name, "static_range");
+	bool tl_range = (ns & SEMA_NS_TL) && !strcmp(name, "range");
+	r->num_stages = r->unroll = -1;
+	int n = it->call.nargs;
+	if (n < 1 || n > 3)
+		sema_fail(s, it->loc, "%s expects 1 to 3 positional arguments, got %d", name, n);
+	sval v[3];
+	for (int i = 0; i < n; i++) {
+		v[i] = eval(s, it->call.args[i]);
+		r->loc[i] = it->call.args[i]->loc;
+	}
+	if (n == 1) {
+		r->start = sv_int(0);
+		r->end = v[0];
+		r->step = sv_int(1);
+		r->loc[1] = r->loc[0];
+		r->loc[2] = r->loc[0];
+	} else {
+		r->start = v[0];
+		r->end = v[1];
+		r->step = n == 3 ? v[2] : sv_int(1);
+		if (n < 3)
+			r->loc[2] = it->loc;
+	}
+	for (int i = 0; i < it->call.nkws; i++) {
+		const ast_keyword *k = &it->call.kws[i];
+		sval kv = eval(s, k->value);
+		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static))
+			r->num_stages = sema_expect_int(s, &kv, k->loc, "num_stages");
+		else if (!strcmp(k->name, "loop_unroll_factor") && tl_range)
+			r->unroll = sema_expect_int(s, &kv, k->loc, "loop_unroll_factor");
+		else if ((!strcmp(k->name, "flatten") || !strcmp(k->name, "warp_specialize") ||
+			  !strcmp(k->name, "disallow_acc_multi_buffer")) && tl_range)
+			; /* scheduling hints accepted, not used yet */
+		else
+			sema_fail(s, k->loc, "'%s' got an unexpected keyword argument '%s'", name, k->name);
+	}
+	return true;
+}
+
+static int exec_static_for(sema *s, const ast_stmt *st, range_args *r)
+{
+	int64_t a = sema_expect_int(s, &r->start, r->loc[0], "tl.static_range's start");
+	int64_t b = sema_expect_int(s, &r->end, r->loc[1], "tl.static_range's end");
+	int64_t c = sema_expect_int(s, &r->step, r->loc[2], "tl.static_range's step");
+	if (c == 0)
+		sema_fail(s, r->loc[2], "range step must not be zero");
+	int64_t trips = c > 0 ? (b > a ? (b - a + c - 1) / c : 0) : (a > b ? (a - b - c - 1) / -c : 0);
+	if (trips > 4096)
+		sema_fail(s, st->loc, "tl.static_range unrolls %lld iterations; at most 4096 are "
+				      "supported", (long long)trips);
+	if (block_has_return(&st->for_.body))
+		sema_fail(s, st->loc, "return inside a loop is not supported");
+	for (int64_t i = 0, x = a; i < trips; i++, x += c) {
+		assign(s, st->for_.target, sv_int(x), st->for_.target->loc);
+		exec_block(s, &st->for_.body, 0);
+	}
+	return FLOW_NORMAL;
+}
+
+/* Loop-carried variables: names the body assigns that are bound before the loop. */
+static int carried_vars(sema *s, const ast_block *body, const ast_expr *iv, const char **names,
+			srcloc loc)
+{
+	nameset ns = {0};
+	assigned_names(s, body, &ns);
+	nameset ivs = {0};
+	if (iv)
+		target_names(s, iv, &ivs);
+	int n = 0;
+	for (int i = 0; i < ns.n; i++) {
+		bool is_iv = false;
+		for (int j = 0; j < ivs.n; j++)
+			is_iv |= ivs.v[j] == ns.v[i];
+		sval *v = scope_find(s->locals, ns.v[i]);
+		if (is_iv || !v)
+			continue;
+		/* functions, modules and dtypes that are re-bound to themselves stay compile-time */
+		if (n == 256)
+			sema_fail(s, loc, "too many loop-carried variables");
+		names[n++] = ns.v[i];
+	}
+	return n;
+}
+
+static int exec_for(sema *s, const ast_stmt *st)
+{
+	range_args r;
+	if (!parse_range(s, st->for_.iter, &r))
+		sema_fail(s, st->for_.iter->loc, "a for loop must iterate over range(), tl.range() or "
+						 "tl.static_range()");
+	if (r.is_static)
+		return exec_static_for(s, st, &r);
+	if (st->for_.target->kind != AST_NAME)
+		sema_fail(s, st->for_.target->loc, "the loop variable must be a single name");
+	if (block_has_return(&st->for_.body))
+		sema_fail(s, st->loc, "return inside a loop is not supported");
+	/* bounds: one integer type for all three, Triton's promotion */
+	ir_value *bnd[3];
+	sval bv[3] = {r.start, r.end, r.step};
+	const ir_type *it = NULL;
+	for (int i = 0; i < 3; i++) {
+		if (bv[i].kind != SV_IR && bv[i].kind != SV_INT && bv[i].kind != SV_BOOL)
+			sema_fail(s, r.loc[i], "range bounds must be integers, got %s",
+				  sv_describe(s, &bv[i]));
+		const ir_type *t = bv[i].kind == SV_IR ? bv[i].ir->type : sema_number_type(s, &bv[i]);
+		if (t->kind == IR_TILE || !ir_type_is_int(t))
+			sema_fail(s, r.loc[i], "range bounds must be integer scalars, got %s",
+				  sv_describe(s, &bv[i]));
+		if (t->kind == IR_I1 || t->kind == IR_I8 || t->kind == IR_I16)
+			t = ir_type_scalar(s->ctx, IR_I32);
+		if (!it || ir_type_bits(t) > ir_type_bits(it))
+			it = t;
+	}
+	if (r.step.kind == SV_INT && r.step.i == 0)
+		sema_fail(s, r.loc[2], "range step must not be zero");
+	for (int i = 0; i < 3; i++)
+		bnd[i] = bv[i].kind == SV_IR ? sema_cast(s, bv[i].ir, it, false, r.loc[i])
+					     : sema_to_ir(s, &bv[i], it, r.loc[i]);
+
+	const char *names[256];
+	int n = carried_vars(s, &st->for_.body, st->for_.target, names, st->loc);
+	ir_value *ops[259];
+	const ir_type *types[256];
+	memcpy(ops, bnd, sizeof bnd);
+	for (int i = 0; i < n; i++) {
+		sval *v = scope_find(s->locals, names[i]);
+		ops[3 + i] = carried_ir(s, names[i], *v, NULL, st->loc);
+		types[i] = ops[3 + i]->type;
+	}
+	sema_at(s, st->loc);
+	ir_op *op = ir_build(&s->b, IR_OP_FOR, 3 + n, ops, n, types);
+	if (r.num_stages >= 0)
+		ir_op_set_int(s->ctx, op, "num_stages", r.num_stages);
+	if (r.unroll >= 0)
+		ir_op_set_int(s->ctx, op, "unroll", r.unroll);
+	ir_block *body = op->regions[0];
+	ir_value *iv = ir_block_add_arg(s->ctx, body, it, st->for_.target->name);
+	scope before = scope_copy(s, s->locals);
+	ir_builder saved = s->b;
+	s->b.block = body;
+	s->b.before = NULL;
+	scope_set(s, s->locals, st->for_.target->name, sv_ir(iv));
+	for (int i = 0; i < n; i++)
+		scope_set(s, s->locals, names[i],
+			  sv_ir(ir_block_add_arg(s->ctx, body, types[i], names[i])));
+	s->frame->runtime_cf++;
+	exec_block(s, &st->for_.body, 0);
+	s->frame->runtime_cf--;
+	ir_value *ys[256];
+	for (int i = 0; i < n; i++) {
+		sval v = *scope_find(s->locals, names[i]);
+		ys[i] = carried_ir(s, names[i], v, ir_type_elem(types[i]), st->loc);
+		if (ys[i]->type != types[i])
+			sema_fail(s, st->loc, "loop-carried variable '%s' has type %s before the loop but "
+					      "%s at the end of an iteration",
+				  names[i], sema_type_name(s, types[i]), sema_type_name(s, ys[i]->type));
+	}
+	sema_at(s, st->loc);
+	ir_build(&s->b, IR_OP_YIELD, n, ys, 0, NULL);
+	s->b = saved;
+	*s->locals = before;
+	for (int i = 0; i < n; i++) {
+		op->results[i].name = names[i];
+		scope_set(s, s->locals, names[i], sv_ir(&op->results[i]));
+	}
+	return FLOW_NORMAL;
+}
+
+static int exec_while(sema *s, const ast_stmt *st)
+{
+	if (block_has_return(&st->while_.body))
+		sema_fail(s, st->loc, "return inside a loop is not supported");
+	const char *names[256];
+	int n = carried_vars(s, &st->while_.body, NULL, names, st->loc);
+	ir_value *inits[256];
+	const ir_type *types[256];
+	for (int i = 0; i < n; i++) {
+		inits[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]), NULL, st->loc);
+		types[i] = inits[i]->type;
+	}
+	sema_at(s, st->loc);
+	ir_op *op = ir_build(&s->b, IR_OP_WHILE, n, inits, n, types);
+	scope before = scope_copy(s, s->locals);
+	ir_builder saved = s->b;
+	s->frame->runtime_cf++;
+
+	/* before-region: the condition, over the carried values */
+	ir_block *cb = op->regions[0];
+	s->b.block = cb;
+	s->b.before = NULL;
+	ir_value *cargs[257];
+	for (int i = 0; i < n; i++) {
+		cargs[1 + i] = ir_block_add_arg(s->ctx, cb, types[i], names[i]);
+		scope_set(s, s->locals, names[i], sv_ir(cargs[1 + i]));
+	}
+	sval c = eval(s, st->while_.cond);
+	if (c.kind != SV_IR && !sv_is_number(&c))
+		sema_fail(s, st->while_.cond->loc, "a while condition must be a boolean, got %s",
+			  sv_describe(s, &c));
+	ir_value *cv = sema_to_ir(s, &c, NULL, st->while_.cond->loc);
+	if (cv->type->kind == IR_TILE)
+		sema_fail(s, st->while_.cond->loc, "a while condition must be a scalar, got %s",
+			  sv_describe(s, &c));
+	cargs[0] = sema_to_i1(s, cv, st->while_.cond->loc);
+	sema_at(s, st->while_.cond->loc);
+	ir_build(&s->b, IR_OP_CONDITION, n + 1, cargs, 0, NULL);
+
+	/* after-region: the body */
+	*s->locals = scope_copy(s, &before);
+	ir_block *bb = op->regions[1];
+	s->b.block = bb;
+	s->b.before = NULL;
+	for (int i = 0; i < n; i++)
+		scope_set(s, s->locals, names[i],
+			  sv_ir(ir_block_add_arg(s->ctx, bb, types[i], names[i])));
+	exec_block(s, &st->while_.body, 0);
+	ir_value *ys[256];
+	for (int i = 0; i < n; i++) {
+		ys[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]),
+				   ir_type_elem(types[i]), st->loc);
+		if (ys[i]->type != types[i])
+			sema_fail(s, st->loc, "loop-carried variable '%s' has type %s before the loop but "
+					      "%s at the end of an iteration",
+				  names[i], sema_type_name(s, types[i]), sema_type_name(s, ys[i]->type));
+	}
+	sema_at(s, st->loc);
+	ir_build(&s->b, IR_OP_YIELD, n, ys, 0, NULL);
+	s->frame->runtime_cf--;
+	s->b = saved;
+	*s->locals = before;
+	for (int i = 0; i < n; i++) {
+		op->results[i].name = names[i];
+		scope_set(s, s->locals, names[i], sv_ir(&op->results[i]));
+	}
+	return FLOW_NORMAL;
+}
+
+static bool is_constexpr_annotation(sema *s, const ast_expr *a)
+{
+	if (!a)
+		return false;
+	if (a->kind == AST_ATTR)
+		return a->attr.name == s->n_constexpr;
+	if (a->kind == AST_NAME)
+		return a->name == s->n_constexpr;
+	if (a->kind == AST_STR)
+		return !strcmp(a->str.s, "tl.constexpr") || !strcmp(a->str.s, "constexpr");
+	return false;
+}
+
+static int exec_stmt(sema *s, const ast_block *blk, int i)
+{
+	const ast_stmt *st = blk->stmts[i];
+	sema_at(s, st->loc);
+	switch (st->kind) {
+	case AST_EXPR_STMT:
+		if (st->expr->kind == AST_STR)
+			return FLOW_NORMAL; /* docstring */
+		eval(s, st->expr);
+		return FLOW_NORMAL;
+	case AST_ASSIGN: {
+		sval v = eval(s, st->assign.value);
+		for (int k = 0; k < st->assign.ntargets; k++)
+			assign(s, st->assign.targets[k], v, st->assign.value->loc);
+		return FLOW_NORMAL;
+	}
+	case AST_AUGASSIGN: {
+		if (st->aug.target->kind != AST_NAME)
+			sema_fail(s, st->aug.target->loc, "augmented assignment needs a plain name");
+		sval cur = lookup_name(s, st->aug.target->name, st->aug.target->loc);
+		sval r = eval(s, st->aug.value);
+		sval v = sema_binary(s, st->aug.op, cur, r, st->loc);
+		assign(s, st->aug.target, v, st->loc);
+		return FLOW_NORMAL;
+	}
+	case AST_ANNASSIGN:
+		if (st->ann.value) {
+			sval v = eval(s, st->ann.value);
+			if (is_constexpr_annotation(s, st->ann.annotation) && v.kind == SV_IR)
+				sema_fail(s, st->ann.value->loc, "a tl.constexpr variable needs a value known "
+								 "at compile time, got %s",
+					  sv_describe(s, &v));
+			assign(s, st->ann.target, v, st->ann.value->loc);
+		}
+		return FLOW_NORMAL;
+	case AST_IF: {
+		sval c = eval(s, st->if_.cond);
+		ir_value *rc = runtime_cond(s, c, st->if_.cond->loc);
+		if (rc)
+			return exec_runtime_if(s, st, rc, blk, i + 1);
+		const ast_block *arm = sema_truth(s, &c, st->if_.cond->loc) ? &st->if_.then : &st->if_.els;
+		return exec_block(s, arm, 0);
+	}
+	case AST_FOR:
+		return exec_for(s, st);
+	case AST_WHILE:
+		return exec_while(s, st);
+	case AST_RETURN:
+		if (s->frame->runtime_cf && !s->frame->is_kernel)
+			sema_fail(s, st->loc, "return under a runtime condition is not supported in "
+					      "helpers");
+		s->frame->ret = st->expr ? eval(s, st->expr) : (sval){.kind = SV_UNDEF};
+		s->frame->has_ret = true;
+		if (s->frame->is_kernel && s->frame->ret.kind != SV_UNDEF &&
+		    s->frame->ret.kind != SV_NONE)
+			sema_fail(s, st->loc, "a kernel cannot return a value");
+		return FLOW_RETURN;
+	case AST_PASS:
+		return FLOW_NORMAL;
+	case AST_BREAK:
+		sema_fail(s, st->loc, "unsupported Python construct: break (Triton has no break)");
+	case AST_CONTINUE:
+		sema_fail(s, st->loc, "unsupported Python construct: continue (Triton has no continue)");
+	case AST_ASSERT: {
+		sval c = eval(s, st->assert_.test);
+		sval msg = st->assert_.msg ? eval(s, st->assert_.msg) : (sval){.kind = SV_STR, .s = ""};
+		if (c.kind == SV_IR) {
+			ir_value *cv = sema_to_i1(s, c.ir, st->assert_.test->loc);
+			sema_at(s, st->loc);
+			ir_op *op = ir_build(&s->b, IR_OP_ASSERT, 1, &cv, 0, NULL);
+			ir_op_set_str(s->ctx, op, "msg", msg.kind == SV_STR ? msg.s : "");
+		} else if (!sema_truth(s, &c, st->assert_.test->loc)) {
+			sema_fail(s, st->assert_.test->loc, "static assertion failed%s%s",
+				  msg.kind == SV_STR && msg.s[0] ? ": " : "",
+				  msg.kind == SV_STR ? msg.s : "");
+		}
+		return FLOW_NORMAL;
+	}
+	case AST_FUNCDEF:
+		sema_fail(s, st->loc, "unsupported Python construct: nested function definition");
+	case AST_IMPORT:
+	case AST_IMPORTFROM:
+		sema_fail(s, st->loc, "imports are only allowed at module level");
+	}
+	return FLOW_NORMAL;
+}
+
+static int exec_block(sema *s, const ast_block *b, int start)
+{
+	for (int i = start; i < b->n; i++) {
+		int f = exec_stmt(s, b, i);
+		if (f == FLOW_RETURN)
+			return FLOW_RETURN;
+	}
+	return FLOW_NORMAL;
+}
+
+/* ---- helper calls ---------------------------------------------------------------------------- */
+
+sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
+{
+	if (s->depth >= 64)
+		sema_fail(s, a->loc, "helper calls nested too deeply (recursion is not supported)");
+	int np = fn->nparams;
+	sval *vals = ARENA_NEWN(s->a, sval, np + 1);
+	bool *set = ARENA_NEWN(s->a, bool, np + 1);
+	int npos = a->npos + (a->self ? 1 : 0);
+	if (npos > np)
+		sema_fail(s, a->loc, "'%s' takes %d argument%s but %d were given", fn->name, np,
+			  np == 1 ? "" : "s", npos);
+	for (int i = 0; i < npos; i++) {
+		vals[i] = a->self ? (i == 0 ? *a->self : a->pos[i - 1]) : a->pos[i];
+		set[i] = true;
+	}
+	for (int k = 0; k < a->nkw; k++) {
+		int j;
+		for (j = 0; j < np; j++)
+			if (fn->params[j].name == a->kws[k].name)
+				break;
+		if (j == np)
+			sema_fail(s, a->kws[k].loc, "'%s' got an unexpected keyword argument '%s'",
+				  fn->name, a->kws[k].name);
+		if (set[j])
+			sema_fail(s, a->kws[k].loc, "'%s' got multiple values for argument '%s'",
+				  fn->name, a->kws[k].name);
+		vals[j] = a->kw[k];
+		set[j] = true;
+	}
+	scope callee = {0};
+	scope *saved_locals = s->locals;
+	s->locals = &callee;
+	for (int j = 0; j < np; j++) {
+		const ast_param *p = &fn->params[j];
+		if (!set[j]) {
+			if (!p->def)
+				sema_fail(s, a->loc, "'%s' missing required argument '%s'", fn->name, p->name);
+			scope *l = s->locals;
+			s->locals = NULL; /* defaults see module globals only */
+			vals[j] = eval(s, p->def);
+			s->locals = l;
+		}
+		if (is_constexpr_annotation(s, p->annotation) && vals[j].kind == SV_IR)
+			sema_fail(s, j < npos && j >= (a->self ? 1 : 0) ? a->pos_loc[j - (a->self ? 1 : 0)]
+									 : a->loc,
+				  "argument '%s' of '%s' is a tl.constexpr, but %s is only known at run "
+				  "time",
+				  p->name, fn->name, sv_describe(s, &vals[j]));
+		scope_set(s, &callee, p->name, vals[j]);
+	}
+	frame f = {.ret = {.kind = SV_UNDEF}};
+	frame *saved_frame = s->frame;
+	s->frame = &f;
+	s->depth++;
+	exec_block(s, &fn->body, 0);
+	s->depth--;
+	s->frame = saved_frame;
+	s->locals = saved_locals;
+	return f.ret;
+}
+
+/* ---- module level ------------------------------------------------------------------------------ */
+
+typedef struct jit_info {
+	const ast_func *fn;
+	bool is_jit;
+	const ast_expr *autotune, *heuristics;
+} jit_info;
+
+/* Resolves a dotted decorator name like triton.jit or triton.autotune(...). */
+static const char *decorator_name(const ast_expr *d)
+{
+	if (d->kind == AST_CALL)
+		d = d->call.func;
+	if (d->kind == AST_NAME)
+		return d->name;
+	if (d->kind == AST_ATTR)
+		return d->attr.name;
+	return NULL;
+}
+
+static void module_import(sema *s, const ast_stmt *st)
+{
+	for (int i = 0; i < st->import.n; i++) {
+		const ast_alias *al = &st->import.names[i];
+		char full[256];
+		if (st->kind == AST_IMPORTFROM)
+			snprintf(full, sizeof full, "%s.%s", st->import.module, al->name);
+		else
+			snprintf(full, sizeof full, "%s", al->name);
+		sema_module_id m;
+		if (!strcmp(full, "triton"))
+			m = MOD_TRITON;
+		else if (!strcmp(full, "triton.language") || !strcmp(full, "triton.language.core"))
+			m = MOD_TL;
+		else if (!strcmp(full, "triton.language.math") ||
+			 !strcmp(full, "triton.language.extra.libdevice") ||
+			 !strcmp(full, "triton.language.extra.cuda.libdevice"))
+			m = MOD_TL_MATH;
+		else if (!strcmp(full, "math"))
+			m = MOD_MATH;
+		else if (st->kind == AST_IMPORTFROM && (!strcmp(st->import.module, "triton") ||
+							!strcmp(st->import.module, "triton.language"))) {
+			/* from triton import jit / from triton.language import constexpr */
+			int b = sema_find_builtin(al->name, !strcmp(st->import.module, "triton")
+								? SEMA_NS_TRITON : SEMA_NS_TL);
+			const ir_type *dt = sema_dtype_by_name(s, al->name);
+			sval v;
+			if (b >= 0)
+				v = (sval){.kind = SV_BUILTIN, .builtin = b};
+			else if (dt)
+				v = sv_dtype(dt);
+			else if (!strcmp(al->name, "jit") || !strcmp(al->name, "constexpr") ||
+				 !strcmp(al->name, "autotune") || !strcmp(al->name, "heuristics") ||
+				 !strcmp(al->name, "Config"))
+				continue; /* decorators and annotations are recognised by name */
+			else
+				sema_fail(s, al->loc, "cannot import '%s' from '%s'", al->name,
+					  st->import.module);
+			scope_set(s, &s->globals, al->asname ? al->asname : al->name, v);
+			continue;
+		} else if (!strncmp(full, "torch", 5) || !strncmp(full, "numpy", 5) ||
+			   !strncmp(full, "typing", 6) || !strncmp(full, "__future__", 10) ||
+			   !strncmp(full, "os", 2) || !strncmp(full, "functools", 9)) {
+			continue; /* host-side modules: harmless unless a kernel uses them */
+		} else {
+			sema_fail(s, al->loc, "module '%s' is not available to kernels", full);
+		}
+		const char *bind = al->asname;
+		if (!bind) {
+			/* import triton.language binds 'triton' */
+			if (st->kind == AST_IMPORTFROM)
+				bind = al->name;
+			else {
+				const char *dot = strchr(al->name, '.');
+				if (dot) {
+					bind = strtab_intern(s->names, al->name, (size_t)(dot - al->name));
+					m = MOD_TRITON;
+					if (strncmp(al->name, "triton", 6))
+						continue;
+				} else
+					bind = al->name;
+			}
+		}
+		scope_set(s, &s->globals, strtab_cstr(s->names, bind),
+			  (sval){.kind = SV_MODULE, .module = m});
+	}
+}
+
+static int collect_module(sema *s, jit_info *fns, int max)
+{
+	int n = 0;
+	scope *saved = s->locals;
+	s->locals = NULL;
+	for (int i = 0; i < s->mod->body.n; i++) {
+		const ast_stmt *st = s->mod->body.stmts[i];
+		switch (st->kind) {
+		case AST_IMPORT:
+		case AST_IMPORTFROM:
+			module_import(s, st);
+			break;
+		case AST_FUNCDEF: {
+			const ast_func *fn = st->func;
+			jit_info ji = {.fn = fn};
+			for (int k = 0; k < fn->ndecorators; k++) {
+				const char *dn = decorator_name(fn->decorators[k]);
+				if (dn && !strcmp(dn, "jit"))
+					ji.is_jit = true;
+				else if (dn && !strcmp(dn, "autotune"))
+					ji.autotune = fn->decorators[k];
+				else if (dn && !strcmp(dn, "heuristics"))
+					ji.heuristics = fn->decorators[k];
+			}
+			if (ji.is_jit) {
+				if (n == max)
+					sema_fail(s, fn->loc, "too many @triton.jit functions in one file");
+				fns[n++] = ji;
+				scope_set(s, &s->globals, fn->name, (sval){.kind = SV_JITFN, .fn = fn});
+			}
+			break;
+		}
+		case AST_ASSIGN:
+		case AST_ANNASSIGN: {
+			/* module-level constants: evaluated now, as constexprs */
+			const ast_expr *val = st->kind == AST_ASSIGN ? st->assign.value : st->ann.value;
+			if (!val)
+				break;
+			sval v = eval(s, val);
+			if (v.kind == SV_IR)
+				sema_fail(s, val->loc, "module-level values must be known at compile time");
+			if (st->kind == AST_ASSIGN) {
+				for (int k = 0; k < st->assign.ntargets; k++)
+					if (st->assign.targets[k]->kind == AST_NAME)
+						scope_set(s, &s->globals, st->assign.targets[k]->name, v);
+			} else if (st->ann.target->kind == AST_NAME) {
+				scope_set(s, &s->globals, st->ann.target->name, v);
+			}
+			break;
+		}
+		default:
+			break; /* host code at module level is ignored */
+		}
+	}
+	s->locals = saved;
+	return n;
+}
+
+/* ---- specialization: the signature, -D and defaults -------------------------------------------- */
+
+typedef struct sig_entry {
+	const char *text; /* trimmed */
+	uint32_t col;     /* 1-based column in the signature string */
+	uint32_t len;
+} sig_entry;
+
+static int split_signature(sema *s, const char *sig, sig_entry *out, int max)
+{
+	int n = 0;
+	const char *p = sig;
+	while (1) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *q = p;
+		while (*q && *q != ',')
+			q++;
+		const char *e = q;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (n == max)
+			return n + 1;
+		out[n].text = arena_strndup(s->a, p, (size_t)(e - p));
+		out[n].col = (uint32_t)(p - sig) + 1;
+		out[n].len = (uint32_t)(e - p);
+		n++;
+		if (!*q)
+			break;
+		p = q + 1;
+	}
+	if (n == 1 && out[0].len == 0)
+		return 0;
+	return n;
+}
+
+static const struct {
+	const char *name;
+	ir_type_kind kind;
+} sig_types[] = {
+    {"i1", IR_I1},   {"i8", IR_I8},   {"i16", IR_I16},   {"i32", IR_I32},   {"i64", IR_I64},
+    {"u1", IR_I1},   {"u8", IR_U8},   {"u16", IR_U16},   {"u32", IR_U32},   {"u64", IR_U64},
+    {"fp16", IR_F16}, {"bf16", IR_BF16}, {"fp32", IR_F32}, {"f32", IR_F32}, {"fp64", IR_F64},
+    {"fp8e4nv", IR_F8E4NV}, {"fp8e5", IR_F8E5}, {"B", IR_I1},
+};
+
+static const ir_type *sig_scalar(sema *s, const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof sig_types / sizeof sig_types[0]; i++)
+		if (strlen(sig_types[i].name) == n && !strncmp(sig_types[i].name, name, n))
+			return ir_type_scalar(s->ctx, sig_types[i].kind);
+	return NULL;
+}
+
+/* Parses a constexpr value given as text (-D or a bare signature entry). */
+static bool parse_const_text(sema *s, const char *t, sval *out)
+{
+	char *end;
+	if (!strcmp(t, "True") || !strcmp(t, "true")) {
+		*out = sv_bool(true);
+		return true;
+	}
+	if (!strcmp(t, "False") || !strcmp(t, "false")) {
+		*out = sv_bool(false);
+		return true;
+	}
+	if (!strcmp(t, "None")) {
+		*out = sv_none();
+		return true;
+	}
+	long long v = strtoll(t, &end, 0);
+	if (*t && !*end) {
+		*out = sv_int(v);
+		return true;
+	}
+	double d = strtod(t, &end);
+	if (*t && !*end) {
+		*out = sv_float(d);
+		return true;
+	}
+	const char *dn = !strncmp(t, "tl.", 3) ? t + 3 : t;
+	const ir_type *dt = sema_dtype_by_name(s, dn);
+	if (!dt)
+		dt = sig_scalar(s, dn, strlen(dn));
+	if (dt) {
+		*out = sv_dtype(dt);
+		return true;
+	}
+	if (t[0] == '"' || t[0] == '\'') {
+		size_t n = strlen(t);
+		if (n >= 2 && t[n - 1] == t[0]) {
+			*out = (sval){.kind = SV_STR, .s = arena_strndup(s->a, t + 1, n - 2)};
+			return true;
+		}
+	}
+	return false;
+}
+
+typedef struct param_spec {
+	bool is_constexpr;
+	bool has_value;   /* constexpr value known */
+	sval value;
+	const ir_type *type; /* runtime parameter type */
+	int64_t div;
+	bool eq1;
+	srcloc loc;       /* where the value or type came from (for diagnostics) */
+} param_spec;
+
+/* Reads one type entry like "*fp16:16", "i32:1" or "fp32". Returns false on a syntax error. */
+static bool parse_type_entry(sema *s, const char *t, const ir_type **ty, int64_t *div, bool *eq1)
+{
+	int ptr = 0;
+	while (*t == '*') {
+		ptr++;
+		t++;
+	}
+	const char *colon = strchr(t, ':');
+	size_t n = colon ? (size_t)(colon - t) : strlen(t);
+	const ir_type *base = sig_scalar(s, t, n);
+	if (!base)
+		return false;
+	for (int i = 0; i < ptr; i++)
+		base = ir_type_ptr(s->ctx, base, 1);
+	*ty = base;
+	*div = 1;
+	*eq1 = false;
+	if (colon) {
+		char *end;
+		long long h = strtoll(colon + 1, &end, 10);
+		if (*end || (h != 1 && h != 16))
+			return false;
+		if (h == 16)
+			*div = 16;
+		else if (ptr)
+			return false;
+		else
+			*eq1 = true;
+	}
+	return true;
+}
+
+static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param_spec *ps,
+		       int *num_warps, int *num_stages)
+{
+	const ast_func *fn = ji->fn;
+	int np = fn->nparams;
+	uint32_t sigfile = 0;
+	for (int i = 0; i < np; i++) {
+		ps[i].is_constexpr = is_constexpr_annotation(s, fn->params[i].annotation);
+		ps[i].loc = fn->params[i].loc;
+		ps[i].div = 1;
+	}
+	/* 1. the signature */
+	if (spec->signature) {
+		sig_entry e[256];
+		int n = split_signature(s, spec->signature, e, 256);
+		sigfile = diag_add_source(s->d, "<signature>", spec->signature,
+					  (uint32_t)strlen(spec->signature));
+		int nruntime = 0;
+		for (int i = 0; i < np; i++)
+			nruntime += !ps[i].is_constexpr;
+		bool all = n == np, runtime_only = n == nruntime && n != np;
+		if (!all && !runtime_only) {
+			diag_error(s->d, (srcloc){sigfile, 1, 1, (uint32_t)strlen(spec->signature)},
+				   "the signature has %d entr%s but kernel '%s' has %d parameter%s "
+				   "(%d not constexpr)",
+				   n, n == 1 ? "y" : "ies", fn->name, np, np == 1 ? "" : "s", nruntime);
+			sema_fail(s, fn->loc, "kernel '%s' is defined here", fn->name);
+		}
+		for (int i = 0, k = 0; i < np; i++) {
+			if (runtime_only && ps[i].is_constexpr)
+				continue;
+			sig_entry *en = &e[k++];
+			srcloc el = {sigfile, 1, en->col, en->len ? en->len : 1};
+			if (ps[i].is_constexpr) {
+				if (!parse_const_text(s, en->text, &ps[i].value))
+					sema_fail(s, el, "parameter '%s' is a tl.constexpr: the signature "
+							 "must give its value, got '%s'",
+						  fn->params[i].name, en->text);
+				ps[i].has_value = true;
+				ps[i].loc = el;
+			} else {
+				if (!parse_type_entry(s, en->text, &ps[i].type, &ps[i].div, &ps[i].eq1)) {
+					sval dummy;
+					if (parse_const_text(s, en->text, &dummy) && dummy.kind != SV_DTYPE)
+						sema_fail(s, el, "parameter '%s' is not a tl.constexpr, so "
+								 "the signature must give its type (such "
+								 "as i32 or *fp32:16), got the value '%s'",
+							  fn->params[i].name, en->text);
+					sema_fail(s, el, "bad signature entry '%s' for parameter '%s' "
+							 "(expected a type such as *fp16:16, i32:16, i32:1, "
+							 "fp32)",
+						  en->text, fn->params[i].name);
+				}
+				ps[i].loc = el;
+			}
+		}
+	}
+	/* 2. -D NAME=VALUE */
+	for (size_t k = 0; k < spec->ndefines; k++) {
+		const char *nm = strtab_cstr(s->names, spec->defines[k].name);
+		int i;
+		for (i = 0; i < np; i++)
+			if (fn->params[i].name == nm)
+				break;
+		if (i == np)
+			sema_fail(s, fn->loc, "-D %s: kernel '%s' has no parameter named '%s'", nm,
+				  fn->name, nm);
+		if (!ps[i].is_constexpr)
+			sema_fail(s, fn->params[i].loc, "-D %s: parameter '%s' is not a tl.constexpr", nm,
+				  nm);
+		if (!parse_const_text(s, spec->defines[k].value, &ps[i].value))
+			sema_fail(s, fn->params[i].loc, "-D %s=%s: cannot read the value", nm,
+				  spec->defines[k].value);
+		ps[i].has_value = true;
+	}
+	/* 3. annotations in the source: n: "i32:16", x_ptr: "*fp32" */
+	for (int i = 0; i < np; i++) {
+		const ast_expr *an = fn->params[i].annotation;
+		if (!ps[i].is_constexpr && !ps[i].type && an && an->kind == AST_STR) {
+			if (!parse_type_entry(s, an->str.s, &ps[i].type, &ps[i].div, &ps[i].eq1))
+				sema_fail(s, an->loc, "bad type annotation '%s' (expected a type such as "
+						      "*fp16:16 or i32)", an->str.s);
+		}
+	}
+	/* 4. autotune: the first config supplies what is still missing */
+	if (ji->autotune && ji->autotune->kind == AST_CALL) {
+		const ast_expr *at = ji->autotune;
+		for (int k = 0; k < at->call.nkws; k++) {
+			if (strcmp(at->call.kws[k].name, "configs"))
+				continue;
+			const ast_expr *cl = at->call.kws[k].value;
+			if ((cl->kind != AST_LIST && cl->kind != AST_TUPLE) || cl->seq.n == 0)
+				break;
+			const ast_expr *cfg = cl->seq.items[0];
+			if (cfg->kind != AST_CALL || cfg->call.nargs < 1 || cfg->call.args[0]->kind != AST_DICT)
+				break;
+			const ast_expr *d = cfg->call.args[0];
+			for (int j = 0; j < d->dict.n; j++) {
+				if (d->dict.keys[j]->kind != AST_STR)
+					continue;
+				const char *nm = strtab_cstr(s->names, d->dict.keys[j]->str.s);
+				for (int i = 0; i < np; i++)
+					if (fn->params[i].name == nm && ps[i].is_constexpr && !ps[i].has_value) {
+						ps[i].value = eval(s, d->dict.values[j]);
+						ps[i].has_value = true;
+					}
+			}
+			for (int j = 0; j < cfg->call.nkws; j++) {
+				sval v = eval(s, cfg->call.kws[j].value);
+				if (!strcmp(cfg->call.kws[j].name, "num_warps") && !*num_warps)
+					*num_warps = (int)sema_expect_int(s, &v, cfg->call.kws[j].loc, "num_warps");
+				if (!strcmp(cfg->call.kws[j].name, "num_stages") && !*num_stages)
+					*num_stages = (int)sema_expect_int(s, &v, cfg->call.kws[j].loc, "num_stages");
+			}
+		}
+	}
+	/* 5. defaults, then complain about what is still missing */
+	for (int i = 0; i < np; i++) {
+		const ast_param *p = &fn->params[i];
+		if (ps[i].is_constexpr && !ps[i].has_value && p->def) {
+			ps[i].value = eval(s, p->def);
+			ps[i].has_value = true;
+		}
+		if (ps[i].is_constexpr && !ps[i].has_value)
+			sema_fail(s, p->loc, "no value for constexpr parameter '%s': give it in the "
+					     "signature (-s) or with -D %s=VALUE",
+				  p->name, p->name);
+		if (!ps[i].is_constexpr && !ps[i].type)
+			sema_fail(s, p->loc, "no type for parameter '%s': give the kernel's signature "
+					     "with -s (for example \"*fp32:16, i32\")",
+				  p->name);
+	}
+}
+
+/* ---- entry -------------------------------------------------------------------------------------- */
+
+/* Chooses the kernel, specializes it and evaluates its body; errors longjmp out. */
+static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
+{
+	sema *s = sp;
+	ir_context *c = s->ctx;
+	diag_engine *d = s->d;
+	const ast_module *m = s->mod;
+	frame top = {.is_kernel = true};
+	s->frame = &top;
+	jit_info fns[256];
+	int nfns = collect_module(s, fns, 256);
+	const jit_info *k = NULL;
+	if (spec->kernel) {
+		for (int i = 0; i < nfns; i++)
+			if (!strcmp(fns[i].fn->name, spec->kernel))
+				k = &fns[i];
+		if (!k) {
+			strbuf names = {0};
+			for (int i = 0; i < nfns; i++)
+				strbuf_printf(&names, "%s'%s'", i ? ", " : "", fns[i].fn->name);
+			diag_error(d, (srcloc){m->file, 0, 0, 0},
+				   "no @triton.jit function named '%s' in this file%s%s", spec->kernel,
+				   nfns ? "; it defines " : " (it defines none)", nfns ? names.data : "");
+			strbuf_free(&names);
+				return NULL;
+		}
+	} else if (nfns == 1) {
+		k = &fns[0];
+	} else {
+		strbuf names = {0};
+		for (int i = 0; i < nfns; i++)
+			strbuf_printf(&names, "%s'%s'", i ? ", " : "", fns[i].fn->name);
+		if (nfns == 0)
+			diag_error(d, (srcloc){m->file, 0, 0, 0}, "no @triton.jit function in this file");
+		else
+			diag_error(d, (srcloc){m->file, 0, 0, 0},
+				   "this file defines %d @triton.jit functions (%s): choose the kernel "
+				   "with -k NAME", nfns, names.data);
+		strbuf_free(&names);
+		return NULL;
+	}
+	const ast_func *fn = k->fn;
+	s->kernel = fn;
+	int np = fn->nparams;
+	param_spec *ps = ARENA_NEWN(s->a, param_spec, np + 1);
+	int num_warps = spec->num_warps, num_stages = spec->num_stages;
+	specialize(s, k, spec, ps, &num_warps, &num_stages);
+
+	/* the function: runtime parameters become block arguments */
+	const ir_type **types = ARENA_NEWN(s->a, const ir_type *, np + 1);
+	const char **pnames = ARENA_NEWN(s->a, const char *, np + 1);
+	int nrt = 0;
+	for (int i = 0; i < np; i++)
+		if (!ps[i].is_constexpr) {
+			types[nrt] = ps[i].type;
+			pnames[nrt++] = fn->params[i].name;
+		}
+	ir_module *mod = ir_module_create(c);
+	ir_func *f = ir_func_create(mod, fn->name, nrt, types, pnames, fn->loc);
+	ir_func_set_int(c, f, "num_warps", num_warps ? num_warps : 4);
+	if (num_stages)
+		ir_func_set_int(c, f, "num_stages", num_stages);
+	scope locals = {0};
+	s->locals = &locals;
+	for (int i = 0, j = 0; i < np; i++) {
+		if (ps[i].is_constexpr) {
+			scope_set(s, &locals, fn->params[i].name, ps[i].value);
+			continue;
+		}
+		f->params[j].divisibility = ps[i].div;
+		f->params[j].equal_to_1 = ps[i].eq1;
+		f->params[j].name = fn->params[i].name;
+		/* a parameter known to equal 1 is the constant 1 inside the kernel, as in Triton */
+		scope_set(s, &locals, fn->params[i].name,
+			  ps[i].eq1 ? sv_int(1) : sv_ir(f->body->args[j]));
+		j++;
+	}
+	s->b = (ir_builder){c, f->body, NULL, fn->loc};
+	exec_block(s, &fn->body, 0);
+	s->b.loc = fn->loc;
+	ir_build(&s->b, IR_OP_RETURN, 0, NULL, 0, NULL);
+	return mod;
+}
+
+ir_module *sema_lower(ir_context *c, diag_engine *d, const ast_module *m, const sema_spec *spec)
+{
+	sema s = {.ctx = c, .a = ir_arena(c), .names = ir_names(c), .d = d, .mod = m};
+	jmp_buf jb;
+	ir_module *volatile result = NULL;
+	s.fail = &jb;
+	s.n_constexpr = strtab_cstr(s.names, "constexpr");
+	if (setjmp(jb) == 0)
+		result = lower_kernel(&s, spec);
+	return diag_error_count(d) ? NULL : result;
+}

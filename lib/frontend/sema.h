@@ -1,0 +1,24 @@
+/* sema.h: from the AST of a kernel file plus a specialization (signature, constexpr values)
+ * to tile IR. Sema evaluates everything known at compile time (constexpr parameters,
+ * `if` on constexprs, static_range, helper calls, shapes and dtypes) and emits ops for the
+ * rest; jit helpers are inlined. */
+#ifndef TILECC_FRONTEND_SEMA_H
+#define TILECC_FRONTEND_SEMA_H
+
+#include "frontend/ast.h"
+#include "ir/ir.h"
+#include "tilecc/tilecc.h"
+
+typedef struct sema_spec {
+	const char *kernel;    /* NULL: the file's only kernel */
+	const char *signature; /* NULL: every parameter must be given by -D or annotation */
+	const tilecc_define *defines;
+	size_t ndefines;
+	int num_warps;  /* 0: from autotune config or 4 */
+	int num_stages; /* 0: from autotune config or default */
+} sema_spec;
+
+/* Lowers the chosen kernel of m into a new module of c. Errors go to d; NULL if any. */
+ir_module *sema_lower(ir_context *c, diag_engine *d, const ast_module *m, const sema_spec *spec);
+
+#endif

@@ -1,0 +1,218 @@
+/* sema_int.h: what the pieces of sema share (sema.c: specialization, scopes, statements and
+ * control flow; sema_expr.c: values, promotion, operators, casts, broadcasting;
+ * sema_builtins.c: the tl.* surface). Not a public header. */
+#ifndef TILECC_FRONTEND_SEMA_INT_H
+#define TILECC_FRONTEND_SEMA_INT_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#include "frontend/ast.h"
+#include "frontend/sema.h"
+#include "ir/ir.h"
+
+/* ---- compile-time values -----------------------------------------------------------------
+ * Everything an expression can evaluate to. SV_IR is a runtime value (scalar or tile) in the
+ * IR being built; the others are known at compile time (Triton's constexprs and the Python
+ * objects a kernel can name: modules, functions, dtypes). */
+typedef enum sval_kind {
+	SV_UNDEF,   /* no value (a helper that returns nothing) */
+	SV_IR,      /* ir: an SSA value */
+	SV_INT,     /* i: a Python int (constexpr) */
+	SV_FLOAT,   /* f */
+	SV_BOOL,    /* b */
+	SV_NONE,
+	SV_STR,     /* s */
+	SV_DTYPE,   /* dtype: a scalar or pointer type (tl.float16, tl.pointer_type(...)) */
+	SV_TUPLE,   /* tup: tuples and lists */
+	SV_MODULE,  /* module: tl, tl.math, triton, math */
+	SV_JITFN,   /* fn: a @triton.jit function of this file */
+	SV_BUILTIN, /* builtin: a function of the tl surface or a Python builtin */
+	SV_METHOD,  /* method: a builtin bound to a receiver, e.g. x.to */
+	SV_SLICE,   /* a ':' inside a subscript (only full slices are meaningful) */
+	SV_LAMBDA,  /* lambda: only inside decorators */
+} sval_kind;
+
+typedef enum sema_module_id { MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH } sema_module_id;
+
+typedef struct sval sval;
+struct sval {
+	sval_kind kind;
+	union {
+		ir_value *ir;
+		int64_t i;
+		double f;
+		bool b;
+		const char *s;
+		const ir_type *dtype;
+		struct {
+			sval *items;
+			int n;
+		} tup;
+		sema_module_id module;
+		const ast_func *fn;
+		int builtin; /* index into sema_builtins[] */
+		struct {
+			int builtin;
+			sval *self;
+		} method;
+		const ast_expr *lambda;
+	};
+};
+
+/* ---- scopes --------------------------------------------------------------------------------
+ * A scope is a flat list of bindings, looked up from the end; copying it is how control flow
+ * snapshots the state of all variables. */
+typedef struct binding {
+	const char *name; /* interned */
+	sval v;
+} binding;
+
+typedef struct scope {
+	binding *b;
+	int n, cap;
+} scope;
+
+/* ---- the sema state ---------------------------------------------------------------------- */
+typedef struct sema {
+	ir_context *ctx;
+	arena *a;
+	strtab *names;
+	diag_engine *d;
+	const ast_module *mod;
+	scope globals;   /* module-level names */
+	scope *locals;   /* the function being evaluated */
+	ir_builder b;    /* insertion point */
+	jmp_buf *fail;   /* errors longjmp here after being reported */
+	int depth;       /* helper call depth */
+	int in_loop;     /* inside a runtime loop: return is not allowed */
+	const ast_func *kernel;
+	struct sema_frame *frame; /* the function being evaluated: return value, nesting */
+	/* interned names used by comparisons */
+	const char *n_constexpr, *n_tl, *n_triton, *n_jit;
+} sema;
+
+/* Reports an error at loc and abandons the compilation (longjmp to the sema entry). */
+_Noreturn void sema_fail(sema *s, srcloc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- values (sema_expr.c) ----------------------------------------------------------------- */
+static inline sval sv_int(int64_t i) { sval v = {.kind = SV_INT}; v.i = i; return v; }
+static inline sval sv_float(double f) { sval v = {.kind = SV_FLOAT}; v.f = f; return v; }
+static inline sval sv_bool(bool b) { sval v = {.kind = SV_BOOL}; v.b = b; return v; }
+static inline sval sv_ir(ir_value *x) { sval v = {.kind = SV_IR}; v.ir = x; return v; }
+static inline sval sv_dtype(const ir_type *t) { sval v = {.kind = SV_DTYPE}; v.dtype = t; return v; }
+static inline sval sv_none(void) { sval v = {.kind = SV_NONE}; return v; }
+sval sv_tuple(sema *s, int n, const sval *items);
+
+/* True for SV_INT, SV_FLOAT, SV_BOOL: Python numbers, Triton's weakly typed scalars. */
+bool sv_is_number(const sval *v);
+/* "a tile<64xf32>", "the constexpr 3", "the module tl" for diagnostics. */
+const char *sv_describe(sema *s, const sval *v);
+/* Triton's name of a type: "fp32", "int32", "pointer<fp16>", "tensor [64, 32] of fp32". */
+const char *sema_type_name(sema *s, const ir_type *t);
+/* "[64, 32]" */
+const char *sema_shape_str(sema *s, const ir_type *t);
+
+/* The default type of a Python number, as Triton's to_tensor chooses it (int: i32, u32,
+ * i64 or u64 by range; float: f32; bool: i1). */
+const ir_type *sema_number_type(sema *s, const sval *v);
+/* Materializes v as an IR value. Numbers become constants of their default type (or of
+ * `as` when non-NULL: a scalar type); SV_IR passes through; anything else fails at loc. */
+ir_value *sema_to_ir(sema *s, const sval *v, const ir_type *as, srcloc loc);
+/* A constant of scalar or tile type t holding the number v. */
+ir_value *sema_const(sema *s, const ir_type *t, const sval *v);
+/* Requires a compile-time integer (constexpr or Python int); what names the argument. */
+int64_t sema_expect_int(sema *s, const sval *v, srcloc loc, const char *what);
+/* Requires a dtype (tl.float32 etc.). */
+const ir_type *sema_expect_dtype(sema *s, const sval *v, srcloc loc, const char *what);
+/* Requires a truth value known at compile time. */
+bool sema_truth(sema *s, const sval *v, srcloc loc);
+
+/* Casts x to the scalar element type `to` following Triton's cast rules (int to bool is
+ * != 0, bf16 <-> fp16 through fp32, ...); bitcast reinterprets bits (same width). */
+ir_value *sema_cast(sema *s, ir_value *x, const ir_type *to, bool bitcast, srcloc loc);
+/* Broadcasts x (scalar or tile) to the tile shape of `like` (which must be reachable by
+ * Triton's broadcasting rules); names both shapes on failure. */
+ir_value *sema_broadcast_to(sema *s, ir_value *x, int rank, const int64_t *shape, srcloc loc);
+/* Broadcasts two values against each other (rank extension on the left, dims of 1). */
+void sema_broadcast_pair(sema *s, ir_value **x, ir_value **y, srcloc loc, const char *opname);
+
+/* Binary and unary operators with Triton's promotion, for all value kinds (constexprs fold
+ * with Python semantics). op is an ast_binop / ast_cmpop / ast_unop. */
+sval sema_binary(sema *s, ast_binop op, sval l, sval r, srcloc loc);
+sval sema_compare(sema *s, ast_cmpop op, sval l, sval r, srcloc loc);
+sval sema_unary(sema *s, ast_unop op, sval x, srcloc loc);
+/* Triton's computation type: both operands of an arithmetic op converted to one type and
+ * broadcast to one shape. div_or_mod selects the fp16/bf16 -> fp32 rule. */
+void sema_arith_operands(sema *s, sval l, sval r, bool div_or_mod, ir_value **lo, ir_value **ro,
+			 srcloc loc, const char *opname);
+/* Structural equality of compile-time values; SV_IR values are equal when identical. */
+bool sema_sv_equal(const sval *a, const sval *b);
+/* Element-wise maximum / minimum (tl.maximum, the reductions' combiners). */
+ir_value *sema_max(sema *s, ir_value *x, ir_value *y, bool is_max, bool propagate_nan);
+/* x != 0 as i1 (for conditions and casts to bool). */
+ir_value *sema_to_i1(sema *s, ir_value *x, srcloc loc);
+
+/* Block shape rule: every dim a power of two, at most 2^20 elements. */
+void sema_check_shape(sema *s, int rank, const int64_t *shape, srcloc loc);
+
+/* ---- builtins (sema_builtins.c) ------------------------------------------------------------ */
+
+/* Arguments of a call, evaluated, positional then keyword. */
+typedef struct sema_args {
+	const sval *pos;
+	const srcloc *pos_loc;
+	int npos;
+	const ast_keyword *kws; /* names and locations of keywords */
+	const sval *kw;         /* their values */
+	int nkw;
+	srcloc loc;             /* the call */
+	const sval *self;       /* the receiver of a method call (x.to(...)), or NULL */
+} sema_args;
+
+typedef sval (*sema_builtin_fn)(sema *s, const sema_args *a, const sval *slots,
+				const srcloc *slot_loc, int id);
+
+/* One entry of the builtin table: its Python-visible name, the namespace it lives in, the
+ * parameter names (NULL-ended; the first `required` must be given), and the handler. */
+typedef struct sema_builtin {
+	const char *name;
+	unsigned ns; /* SEMA_NS_* bits */
+	const char *params[12];
+	int required;
+	sema_builtin_fn fn;
+	bool method; /* also callable as x.name(...) with x as the first parameter */
+} sema_builtin;
+
+enum {
+	SEMA_NS_TL = 1,      /* tl.name */
+	SEMA_NS_MATH = 2,    /* tl.math.name */
+	SEMA_NS_TRITON = 4,  /* triton.name */
+	SEMA_NS_PY = 8,      /* Python builtins: min, max, range, float, int, len, ... */
+	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
+};
+
+extern const sema_builtin sema_builtins[];
+extern const int sema_num_builtins;
+/* The builtin `name` in namespace ns, or -1. */
+int sema_find_builtin(const char *name, unsigned ns);
+/* Dtype attributes of tl: tl.float16 ... ; NULL when `name` is not one. */
+const ir_type *sema_dtype_by_name(sema *s, const char *name);
+
+/* Binds the call's arguments to the builtin's parameters (positional, then keywords; a
+ * method's receiver is the first parameter) and calls it. Reports unknown keywords, too
+ * many arguments and missing required ones with the builtin's name. */
+sval sema_call_builtin(sema *s, int id, const sema_args *a);
+
+/* Calls a @triton.jit helper (sema.c): binds arguments, evaluates the body inline, and
+ * returns its return value (SV_UNDEF when none). */
+sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a);
+
+/* The builder's current location follows the expression being lowered. */
+static inline void sema_at(sema *s, srcloc loc) { s->b.loc = loc; }
+
+#endif

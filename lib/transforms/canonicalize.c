@@ -1,0 +1,206 @@
+/* canonicalize.c: local simplifications to a fixed point.
+ *   - integer arithmetic and comparisons on scalar or splat constants fold (with the wrap
+ *     around and signedness of the type);
+ *   - x + 0, x - 0, x * 1, x // 1, x | 0, x ^ 0, x << 0 on integers become x;
+ *   - splat, broadcast and expand_dims of a constant become a constant of the new type;
+ *   - select on a constant condition picks its arm; casts of integer constants fold.
+ * Floating-point identities are left alone (x + 0.0 is not x for x = -0.0). */
+#include <stdint.h>
+#include <string.h>
+
+#include "transforms/pass.h"
+
+static bool const_int(const ir_value *v, int64_t *out)
+{
+	const ir_op *d = v->def;
+	if (!d || d->code != IR_OP_CONSTANT || !ir_type_is_int(ir_type_elem(v->type)))
+		return false;
+	const ir_attr *a = ir_op_attr(d, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return false;
+	*out = a->i;
+	return true;
+}
+
+/* Wraps x to the width of integer type t and re-extends it by t's signedness. */
+static int64_t wrap(const ir_type *t, int64_t x)
+{
+	int bits = ir_type_bits(t);
+	if (bits >= 64)
+		return x;
+	uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)x & mask;
+	if (t->kind == IR_I1)
+		return (int64_t)u;
+	if (ir_type_is_signed(t) && (u >> (bits - 1)))
+		u |= ~mask;
+	return (int64_t)u;
+}
+
+static bool fold_int(ir_opcode code, const ir_type *t, int64_t a, int64_t b, int64_t *r)
+{
+	bool sgn = ir_type_is_signed(t);
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	int bits = ir_type_bits(t);
+	if (!sgn && bits < 64) {
+		ua &= ((uint64_t)1 << bits) - 1;
+		ub &= ((uint64_t)1 << bits) - 1;
+	}
+	switch (code) {
+	case IR_OP_ADDI: *r = (int64_t)(ua + ub); break;
+	case IR_OP_SUBI: *r = (int64_t)(ua - ub); break;
+	case IR_OP_MULI: *r = (int64_t)(ua * ub); break;
+	case IR_OP_DIVI:
+	case IR_OP_REMI:
+		if (ub == 0 || (sgn && b == -1 && a == INT64_MIN))
+			return false; /* leave the run-time behaviour to the target */
+		if (sgn)
+			*r = code == IR_OP_DIVI ? a / b : a % b; /* C truncation, as Triton */
+		else
+			*r = (int64_t)(code == IR_OP_DIVI ? ua / ub : ua % ub);
+		break;
+	case IR_OP_ANDI: *r = a & b; break;
+	case IR_OP_ORI: *r = a | b; break;
+	case IR_OP_XORI: *r = a ^ b; break;
+	case IR_OP_MAXI: *r = sgn ? (a > b ? a : b) : (int64_t)(ua > ub ? ua : ub); break;
+	case IR_OP_MINI: *r = sgn ? (a < b ? a : b) : (int64_t)(ua < ub ? ua : ub); break;
+	default: return false;
+	}
+	*r = wrap(t, *r);
+	return true;
+}
+
+static bool fold_cmp(const char *pred, bool sgn, int64_t a, int64_t b, int64_t *r)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	if (!strcmp(pred, "eq")) *r = a == b;
+	else if (!strcmp(pred, "ne")) *r = a != b;
+	else if (!strcmp(pred, "lt")) *r = sgn ? a < b : ua < ub;
+	else if (!strcmp(pred, "le")) *r = sgn ? a <= b : ua <= ub;
+	else if (!strcmp(pred, "gt")) *r = sgn ? a > b : ua > ub;
+	else if (!strcmp(pred, "ge")) *r = sgn ? a >= b : ua >= ub;
+	else return false;
+	return true;
+}
+
+/* Replaces op's single result with `with` everywhere and removes op. */
+static void replace(ir_func *f, ir_op *op, ir_value *with)
+{
+	if (!with->name)
+		with->name = op->results[0].name;
+	ir_replace_uses_in(f->body, &op->results[0], with);
+	ir_op_remove(op);
+}
+
+static ir_value *make_const_like(ir_context *c, ir_op *at, const ir_type *t, const ir_attr *v)
+{
+	ir_builder b = {c, at->parent, at, at->loc};
+	if (v->kind == IR_ATTR_FLOAT)
+		return ir_const_float(&b, t, v->f);
+	return ir_const_int(&b, t, v->i);
+}
+
+static bool is_identity(ir_opcode code, int side, int64_t k)
+{
+	/* side 1: the constant is the right operand */
+	switch (code) {
+	case IR_OP_ADDI: case IR_OP_ORI: case IR_OP_XORI: return k == 0;
+	case IR_OP_SUBI: case IR_OP_SHLI: case IR_OP_SHRI: return side == 1 && k == 0;
+	case IR_OP_MULI: return k == 1;
+	case IR_OP_DIVI: return side == 1 && k == 1;
+	default: return false;
+	}
+}
+
+static int simplify(ir_context *c, ir_func *f, ir_op *op)
+{
+	int64_t a, b, r;
+	const ir_type *t = op->nresults == 1 ? op->results[0].type : NULL;
+	switch (op->code) {
+	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVI: case IR_OP_REMI:
+	case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI: case IR_OP_MAXI: case IR_OP_MINI:
+	case IR_OP_SHLI: case IR_OP_SHRI: {
+		bool ka = const_int(op->operands[0], &a), kb = const_int(op->operands[1], &b);
+		if (ka && kb && fold_int(op->code, ir_type_elem(t), a, b, &r)) {
+			ir_builder bl = {c, op->parent, op, op->loc};
+			replace(f, op, ir_const_int(&bl, t, r));
+			return 1;
+		}
+		if (kb && is_identity(op->code, 1, b) && op->operands[0]->type == t) {
+			replace(f, op, op->operands[0]);
+			return 1;
+		}
+		if (ka && is_identity(op->code, 0, a) && op->operands[1]->type == t) {
+			replace(f, op, op->operands[1]);
+			return 1;
+		}
+		return 0;
+	}
+	case IR_OP_CMPI: {
+		const ir_attr *p = ir_op_attr(op, "pred");
+		if (p && p->kind == IR_ATTR_STR && const_int(op->operands[0], &a) &&
+		    const_int(op->operands[1], &b) &&
+		    fold_cmp(p->s, ir_type_is_signed(ir_type_elem(op->operands[0]->type)), a, b, &r)) {
+			ir_builder bl = {c, op->parent, op, op->loc};
+			replace(f, op, ir_const_int(&bl, t, r));
+			return 1;
+		}
+		return 0;
+	}
+	case IR_OP_SPLAT: case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: {
+		const ir_op *d = op->operands[0]->def;
+		const ir_attr *v = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+		if (v) {
+			replace(f, op, make_const_like(c, op, t, v));
+			return 1;
+		}
+		return 0;
+	}
+	case IR_OP_SELECT:
+		if (const_int(op->operands[0], &a) && op->operands[0]->type->kind != IR_TILE) {
+			replace(f, op, op->operands[a ? 1 : 2]);
+			return 1;
+		}
+		if (op->operands[1] == op->operands[2]) {
+			replace(f, op, op->operands[1]);
+			return 1;
+		}
+		return 0;
+	case IR_OP_EXTI: case IR_OP_TRUNCI:
+		if (const_int(op->operands[0], &a)) {
+			const ir_type *from = ir_type_elem(op->operands[0]->type);
+			/* extension reads the source by its signedness; truncation wraps */
+			int64_t x = op->code == IR_OP_EXTI && !ir_type_is_signed(from)
+					? (int64_t)((uint64_t)wrap(from, a) &
+						    (ir_type_bits(from) >= 64 ? ~0ull
+									      : (((uint64_t)1 << ir_type_bits(from)) - 1)))
+					: a;
+			ir_builder bl = {c, op->parent, op, op->loc};
+			replace(f, op, ir_const_int(&bl, t, wrap(ir_type_elem(t), x)));
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int walk(ir_context *c, ir_func *f, ir_block *b)
+{
+	int n = 0;
+	for (ir_op *op = b->first, *next; op; op = next) {
+		next = op->next;
+		for (int r = 0; r < op->nregions; r++)
+			n += walk(c, f, op->regions[r]);
+		n += simplify(c, f, op);
+	}
+	return n;
+}
+
+int pass_canonicalize(ir_module *m, diag_engine *d)
+{
+	(void)d;
+	for (ir_func *f = m->funcs; f; f = f->next)
+		for (int round = 0; round < 16 && walk(m->ctx, f, f->body); round++)
+			;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* pass.h: the pass table. One pass per file under lib/transforms, each exposing one entry
+ * point; passes.c lists them with their textual names and the default pipeline. */
+#ifndef TILECC_TRANSFORMS_PASS_H
+#define TILECC_TRANSFORMS_PASS_H
+
+#include "ir/ir.h"
+
+/* A pass rewrites the module in place; it returns 0, or non-zero after reporting errors. */
+typedef int (*pass_fn)(ir_module *m, diag_engine *d);
+
+typedef struct pass_info {
+	const char *name;
+	const char *summary;
+	pass_fn run;
+} pass_info;
+
+extern const pass_info pass_table[];
+const pass_info *pass_lookup(const char *name);
+/* The default tile-level pipeline, comma separated. */
+extern const char pass_default_pipeline[];
+
+int pass_canonicalize(ir_module *m, diag_engine *d);
+int pass_cse(ir_module *m, diag_engine *d);
+int pass_dce(ir_module *m, diag_engine *d);
+
+#endif

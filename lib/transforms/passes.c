@@ -1,0 +1,22 @@
+/* passes.c: the table of passes by name, and the default pipeline. */
+#include <string.h>
+
+#include "transforms/pass.h"
+
+/*  name            summary                                                   entry */
+const pass_info pass_table[] = {
+    {"canonicalize", "fold constants and simplify algebraic identities",       pass_canonicalize},
+    {"cse",          "merge identical pure ops",                                pass_cse},
+    {"dce",          "remove pure ops whose results are unused",                pass_dce},
+    {NULL, NULL, NULL},
+};
+
+const char pass_default_pipeline[] = "canonicalize,cse,dce";
+
+const pass_info *pass_lookup(const char *name)
+{
+	for (const pass_info *p = pass_table; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}

@@ -1,0 +1,22 @@
+# lit configuration for tilecc: RUN lines use %tilecc, FileCheck and not.
+import os
+import lit.formats
+
+config.name = "tilecc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".py", ".tir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+site = lit_config.params.get("tilecc_site_config")
+if site:
+    lit_config.load_config(config, site)
+
+config.test_exec_root = os.path.join(config.tilecc_obj_root, "tests", "lit-out")
+config.substitutions.append(("%tilecc", config.tilecc_bin))
+config.substitutions.append(("%bench", config.bench_dir))
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

@@ -1,0 +1,302 @@
+/* main.c: the tilecc command line. A thin driver: it parses options, reads the input,
+ * calls tilecc_compile() and writes the result atomically. Everything else lives in the
+ * library. Exit codes: 0 success, 1 errors in the input, 2 usage errors, 3 internal. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tilecc/tilecc.h"
+
+static const char *prog = "tilecc";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s KERNEL.py [options]\n"
+		"       %s MODULE.tir [options]\n"
+		"\n"
+		"Compiles one kernel written in the Triton language, ahead of time.\n"
+		"\n"
+		"options:\n"
+		"  -o FILE               write the output to FILE ('-' for stdout); the suffix\n"
+		"                        chooses what to emit unless --emit says otherwise\n"
+		"  --emit=KIND           ast | tir | llvm | asm | obj | shared | ptx | cubin | hsaco | header\n"
+		"  --target=T            x86-64 | riscv64 | sm_80 | sm_86 | sm_89 | sm_90 | sm_90a |\n"
+		"                        gfx906 | gfx90a | gfx942 | dcu (default: the host)\n"
+		"  -mcpu=CPU, -mattr=A   CPU name and features for CPU targets (like clang)\n"
+		"  -k, --kernel NAME     the @triton.jit function to compile\n"
+		"  -s, --signature SIG   parameter types and constexpr values in order, e.g.\n"
+		"                        \"*fp32:16, *fp32:16, i32, 1024\"\n"
+		"  -D NAME=VALUE         set a constexpr parameter by name\n"
+		"  --num-warps N         warps per program (default 4)\n"
+		"  --num-stages N        software pipelining depth\n"
+		"  -O0 .. -O3            optimization level (default -O3)\n"
+		"  --passes=a,b,c        run these passes instead of the default pipeline\n"
+		"  --print-after=PASS    print the IR after PASS ('all' for every pass) to stderr\n"
+		"  --print-locations     print source locations on IR ops\n"
+		"  -ftime-report         print the time spent in each phase to stderr\n"
+		"  --verify-each         run the IR verifier after every pass\n"
+		"  --help, --version\n",
+		prog, prog);
+}
+
+static void version(void)
+{
+	printf("tilecc version %s\n", TILECC_VERSION_STRING);
+	printf("LLVM version %s\n", tilecc_llvm_version());
+	printf("registered targets:\n");
+	for (size_t i = 0; i < tilecc_num_targets(); i++)
+		printf("  %-9s - %s\n", tilecc_target_name(i), tilecc_target_description(i));
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: error: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s: try '%s --help'\n", prog, prog);
+	return 2;
+}
+
+static void on_diag(void *user, const tilecc_diagnostic *d)
+{
+	(void)user;
+	fputs(d->rendered, stderr);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap) {
+			if (ferror(f)) {
+				free(buf);
+				buf = NULL;
+			}
+			break;
+		}
+		char *nb = realloc(buf, cap *= 2);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+		}
+		buf = nb;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (buf)
+		*len = n;
+	return buf;
+}
+
+/* Writes data to path through a temporary file in the same directory and rename(), so
+ * that a reader never sees a half-written output and a failed run leaves no file. */
+static int write_atomic(const char *path, const char *data, size_t n)
+{
+	if (strcmp(path, "-") == 0)
+		return fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return -1;
+	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	FILE *f = fdopen(fd, "wb");
+	int ok = f && fwrite(data, 1, n, f) == n;
+	if (f)
+		ok = (fclose(f) == 0) && ok;
+	else
+		close(fd);
+	if (ok)
+		ok = rename(tmp, path) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
+static const struct {
+	const char *name;
+	tilecc_emit emit;
+} emits[] = {
+	{"ast", TILECC_EMIT_AST},     {"tir", TILECC_EMIT_TIR},     {"llvm", TILECC_EMIT_LLVM},
+	{"asm", TILECC_EMIT_ASM},     {"obj", TILECC_EMIT_OBJ},     {"shared", TILECC_EMIT_SHARED},
+	{"ptx", TILECC_EMIT_PTX},     {"cubin", TILECC_EMIT_CUBIN}, {"hsaco", TILECC_EMIT_HSACO},
+	{"header", TILECC_EMIT_HEADER}, {"amdgcn", TILECC_EMIT_ASM},
+};
+
+/* Accepts "--opt=value", "--opt value" and, for short options, "-ovalue" / "-o value".
+ * Returns the value or NULL (and leaves *i alone) when argv[*i] is not this option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, int *missing)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(opt);
+	if (strncmp(a, opt, n) != 0)
+		return NULL;
+	if (a[n] == '=' && opt[1] == '-')
+		return a + n + 1;
+	if (a[n] == 0) {
+		if (*i + 1 >= argc) {
+			*missing = 1;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	if (opt[1] != '-' && n == 2)
+		return a + 2; /* -ofile, -DNAME=V */
+	return NULL;
+}
+
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *s == 0 || *end || v < 0 || v > 1 << 20)
+		return 0;
+	*out = (int)v;
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	tilecc_options o = {.opt_level = -1};
+	const char *input = NULL, *output = NULL;
+	tilecc_define *defs = calloc((size_t)argc, sizeof *defs);
+	size_t ndefs = 0;
+	int rc = 2;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int missing = 0;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			rc = 0;
+			goto out;
+		} else if (!strcmp(a, "--version")) {
+			version();
+			rc = 0;
+			goto out;
+		} else if ((v = opt_value(argc, argv, &i, "-o", &missing))) {
+			output = v;
+		} else if ((v = opt_value(argc, argv, &i, "--emit", &missing))) {
+			size_t k;
+			for (k = 0; k < sizeof emits / sizeof emits[0]; k++)
+				if (!strcmp(v, emits[k].name))
+					break;
+			if (k == sizeof emits / sizeof emits[0]) {
+				rc = bad_usage("unknown --emit kind '%s'", v);
+				goto out;
+			}
+			o.emit = emits[k].emit;
+		} else if ((v = opt_value(argc, argv, &i, "--target", &missing))) {
+			o.target = v;
+		} else if (!strncmp(a, "-mcpu=", 6)) {
+			o.mcpu = a + 6;
+		} else if (!strncmp(a, "-mattr=", 7)) {
+			o.mattr = a + 7;
+		} else if ((v = opt_value(argc, argv, &i, "--kernel", &missing)) ||
+			   (v = opt_value(argc, argv, &i, "-k", &missing))) {
+			o.kernel = v;
+		} else if ((v = opt_value(argc, argv, &i, "--signature", &missing)) ||
+			   (v = opt_value(argc, argv, &i, "-s", &missing))) {
+			o.signature = v;
+		} else if ((v = opt_value(argc, argv, &i, "-D", &missing))) {
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v) {
+				rc = bad_usage("-D expects NAME=VALUE, got '%s'", v);
+				goto out;
+			}
+			defs[ndefs].name = strndup(v, (size_t)(eq - v));
+			defs[ndefs++].value = eq + 1;
+		} else if ((v = opt_value(argc, argv, &i, "--num-warps", &missing))) {
+			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 ||
+			    (o.num_warps & (o.num_warps - 1))) {
+				rc = bad_usage("--num-warps expects a power of two, got '%s'", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
+			if (!parse_int(v, &o.num_stages)) {
+				rc = bad_usage("--num-stages expects a number, got '%s'", v);
+				goto out;
+			}
+		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+			o.opt_level = a[2] - '0';
+		} else if ((v = opt_value(argc, argv, &i, "--print-after", &missing))) {
+			o.print_after = v;
+		} else if ((v = opt_value(argc, argv, &i, "--passes", &missing))) {
+			o.passes = v;
+		} else if (!strcmp(a, "--print-locations")) {
+			o.print_locations = 1;
+		} else if (!strcmp(a, "-ftime-report")) {
+			o.time_report = 1;
+		} else if (!strcmp(a, "--verify-each")) {
+			o.verify_each = 1;
+		} else if (a[0] == '-' && a[1] != 0) {
+			rc = bad_usage("unknown option '%s'", a);
+			goto out;
+		} else if (input) {
+			rc = bad_usage("more than one input file ('%s')", a);
+			goto out;
+		} else {
+			input = a;
+		}
+		if (missing) {
+			rc = bad_usage("option '%s' needs a value", a);
+			goto out;
+		}
+	}
+	if (!input) {
+		rc = bad_usage("%s", "no input file");
+		goto out;
+	}
+
+	size_t len = 0;
+	char *src = read_file(input, &len);
+	if (!src) {
+		fprintf(stderr, "%s: error: cannot read '%s': %s\n", prog, input, strerror(errno));
+		rc = 2;
+		goto out;
+	}
+	o.input_name = strcmp(input, "-") ? input : "<stdin>";
+	o.source = src;
+	o.source_len = len;
+	o.defines = defs;
+	o.num_defines = ndefs;
+	o.output_name = output;
+
+	tilecc_compiler *c = tilecc_compiler_create();
+	if (!c) {
+		free(src);
+		rc = 3;
+		goto out;
+	}
+	tilecc_set_diag_handler(c, on_diag, NULL);
+	tilecc_output res = {0};
+	rc = tilecc_compile(c, &o, &res);
+	if (res.report)
+		fwrite(res.report, 1, res.report_size, stderr);
+	if (rc == 0 && write_atomic(output ? output : "-", res.data, res.size) != 0) {
+		fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, output, strerror(errno));
+		rc = 2;
+	}
+	tilecc_output_free(&res);
+	tilecc_compiler_destroy(c);
+	free(src);
+out:
+	for (size_t i = 0; i < ndefs; i++)
+		free((char *)defs[i].name);
+	free(defs);
+	return rc;
+}
