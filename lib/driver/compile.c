@@ -259,6 +259,8 @@ int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *
 	c.names = strtab_create(c.a);
 	c.d = diag_create(c.a, cc->handler, cc->user);
 	c.ir = c.names && c.d ? ir_context_create(c.a, c.names) : NULL;
+	if (c.ir)
+		ir_context_set_diag(c.ir, c.d);
 	int rc;
 	if (!c.ir) {
 		rc = 3;

@@ -392,14 +392,11 @@ static sval runtime_ifexp(sema *s, const ast_expr *e, ir_value *cond)
 		sv[i] = eval(s, arms[i]);
 		s->b = saved;
 	}
-	/* a weak number takes the other arm's type */
+	/* numbers take their default types, as Triton's to_tensor gives them */
 	for (int i = 0; i < 2; i++) {
 		s->b.block = tmp->regions[i];
 		s->b.before = NULL;
-		const ir_type *as = NULL;
-		if (sv[i].kind != SV_IR && sv[1 - i].kind == SV_IR)
-			as = ir_type_elem(sv[1 - i].ir->type);
-		vals[i] = sema_to_ir(s, &sv[i], as, arms[i]->loc);
+		vals[i] = sema_to_ir(s, &sv[i], NULL, arms[i]->loc);
 		s->b = saved;
 	}
 	if (vals[0]->type != vals[1]->type)
@@ -565,7 +562,7 @@ static void assign(sema *s, const ast_expr *t, sval v, srcloc loc)
 }
 
 /* The value a variable has as a loop-carried or branch result: IR, with numbers made
- * constants (of type `as` when given). */
+ * constants of their default type (Triton's to_tensor), or of `as` when given. */
 static ir_value *carried_ir(sema *s, const char *name, sval v, const ir_type *as, srcloc loc)
 {
 	if (v.kind == SV_IR)
@@ -638,14 +635,10 @@ static int exec_runtime_if(sema *s, const ast_stmt *st, ir_value *cond, const as
 		}
 		if (nres == 256)
 			sema_fail(s, st->loc, "too many variables change in this if");
-		const ir_type *as[2] = {a->kind == SV_IR ? a->ir->type : NULL,
-					b->kind == SV_IR ? b->ir->type : NULL};
 		for (int i = 0; i < 2; i++) {
-			sval *v = i ? b : a;
 			s->b.block = tmp->regions[i];
 			s->b.before = NULL;
-			const ir_type *other = as[1 - i] ? ir_type_elem(as[1 - i]) : NULL;
-			rv[i][nres] = carried_ir(s, nm, *v, v->kind == SV_IR ? NULL : other, st->loc);
+			rv[i][nres] = carried_ir(s, nm, i ? *b : *a, NULL, st->loc);
 			s->b = saved;
 		}
 		if (rv[0][nres]->type != rv[1][nres]->type)
@@ -845,7 +838,7 @@ static int exec_for(sema *s, const ast_stmt *st)
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
 		sval v = *scope_find(s->locals, names[i]);
-		ys[i] = carried_ir(s, names[i], v, ir_type_elem(types[i]), st->loc);
+		ys[i] = carried_ir(s, names[i], v, NULL, st->loc);
 		if (ys[i]->type != types[i])
 			sema_fail(s, st->loc, "loop-carried variable '%s' has type %s before the loop but "
 					      "%s at the end of an iteration",
@@ -912,8 +905,7 @@ static int exec_while(sema *s, const ast_stmt *st)
 	exec_block(s, &st->while_.body, 0);
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
-		ys[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]),
-				   ir_type_elem(types[i]), st->loc);
+		ys[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]), NULL, st->loc);
 		if (ys[i]->type != types[i])
 			sema_fail(s, st->loc, "loop-carried variable '%s' has type %s before the loop but "
 					      "%s at the end of an iteration",
