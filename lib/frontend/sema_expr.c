@@ -588,36 +588,17 @@ sval sema_binary(sema *s, ast_binop op, sval l, sval r, srcloc loc)
 		else
 			code = op == AST_ADD ? IR_OP_ADDI : op == AST_SUB ? IR_OP_SUBI : IR_OP_MULI;
 		break;
-	case AST_DIV: {
-		/* true division: integers go to fp32; mixed int/float takes the float type;
-		 * two floats take the wider mantissa */
-		const ir_type *lt = l.kind == SV_IR ? ir_type_elem(l.ir->type) : sema_number_type(s, &l);
-		const ir_type *rt = r.kind == SV_IR ? ir_type_elem(r.ir->type) : sema_number_type(s, &r);
-		const ir_type *ct;
-		if (ir_type_is_int(lt) && ir_type_is_int(rt))
-			ct = ir_type_scalar(s->ctx, IR_F32);
-		else if (ir_type_is_float(lt) && ir_type_is_int(rt))
-			ct = lt;
-		else if (ir_type_is_int(lt) && ir_type_is_float(rt))
-			ct = rt;
-		else if (ir_type_is_float(lt) && ir_type_is_float(rt)) {
-			if (l.kind != SV_IR)
-				ct = rt;
-			else if (r.kind != SV_IR)
-				ct = lt;
-			else
-				ct = fp_rank(lt->kind) >= fp_rank(rt->kind) ? lt : rt;
-			if (lt->kind == IR_BF16 && rt->kind == IR_F16)
-				ct = ir_type_scalar(s->ctx, IR_F32);
-		} else
-			sema_fail(s, loc, "unsupported operands for '/': %s and %s", sv_describe(s, &l),
-				  sv_describe(s, &r));
-		a = l.kind == SV_IR ? sema_cast(s, l.ir, ct, false, loc) : sema_to_ir(s, &l, ct, loc);
-		b = r.kind == SV_IR ? sema_cast(s, r.ir, ct, false, loc) : sema_to_ir(s, &r, ct, loc);
-		sema_broadcast_pair(s, &a, &b, loc, opname);
+	case AST_DIV:
+		/* true division: Triton's computation type with the division rule (fp16 and
+		 * bf16 divide in fp32), then integers go to fp32 */
+		sema_arith_operands(s, l, r, true, &a, &b, loc, opname);
+		if (ir_type_is_int(ir_type_elem(a->type))) {
+			const ir_type *f32 = ir_type_scalar(s->ctx, IR_F32);
+			a = sema_cast(s, a, f32, false, loc);
+			b = sema_cast(s, b, f32, false, loc);
+		}
 		code = IR_OP_DIVF;
 		break;
-	}
 	case AST_FLOORDIV: case AST_MOD:
 		sema_arith_operands(s, l, r, true, &a, &b, loc, opname);
 		e = ir_type_elem(a->type);

@@ -178,7 +178,9 @@ typedef sval (*sema_builtin_fn)(sema *s, const sema_args *a, const sval *slots,
 				const srcloc *slot_loc, int id);
 
 /* One entry of the builtin table: its Python-visible name, the namespace it lives in, the
- * parameter names (NULL-ended; the first `required` must be given), and the handler. */
+ * parameter names (NULL-ended; the first `required` must be given; "*name" gathers the
+ * remaining positional arguments into a tuple, and the parameters after it are keyword-only),
+ * and the handler. */
 typedef struct sema_builtin {
 	const char *name;
 	unsigned ns; /* SEMA_NS_* bits */
@@ -198,8 +200,11 @@ enum {
 
 extern const sema_builtin sema_builtins[];
 extern const int sema_num_builtins;
-/* The builtin `name` in namespace ns, or -1. */
+/* The builtin `name` in namespace ns, or -1. Asked for SEMA_NS_TL | SEMA_NS_MATH together (the
+ * method lookup), it also finds method-only entries (ns 0, e.g. x.to). */
 int sema_find_builtin(const char *name, unsigned ns);
+/* The method `name` (x.name(...)), or -1. */
+int sema_find_method(const char *name);
 /* Dtype attributes of tl: tl.float16 ... ; NULL when `name` is not one. */
 const ir_type *sema_dtype_by_name(sema *s, const char *name);
 

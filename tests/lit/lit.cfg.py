@@ -3,7 +3,7 @@ import os
 import lit.formats
 
 config.name = "tilecc"
-config.test_format = lit.formats.ShTest(execute_external=False)
+config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".py", ".tir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]

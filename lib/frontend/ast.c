@@ -1,0 +1,424 @@
+/* ast.c: the AST printer (--emit=ast, parser tests) and the operator names.
+ *
+ * Statements print one per line, two spaces of indentation per block level:
+ *
+ *   import triton.language as tl
+ *   from triton import jit
+ *   @(attr (name triton) jit)
+ *   def f(x, BLOCK: (attr (name tl) constexpr) = (int 4)) -> (name int)
+ *     assign (name a) = (name b) = (int 1)
+ *     augassign (name a) += (int 1)
+ *     annassign (name X) : (name int) = (int 3)
+ *     if (name c)
+ *       pass
+ *     else
+ *       expr (call (name g))
+ *     for (name i) in (call (name range) (int 4))
+ *     while (name c)
+ *     return (name a)
+ *     assert (name c) (str "msg")
+ *
+ * Expressions are parenthesised prefix forms: (name x) (int 1) (float 0.5) (str "s")
+ * (bool True) (none) (+ a b) (- a) (not a) (and a b) (compare a < b <= c)
+ * (ifexp cond then else) (call f args... (kw name value)) (attr v name) (subscript v i)
+ * (slice lo hi step) with nil for a missing part, (tuple ...) (list ...)
+ * (dict (k v) ...) (lambda (x y=default) body). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+
+const char *ast_binop_str(ast_binop op)
+{
+	static const char *names[] = {
+		[AST_ADD] = "+",       [AST_SUB] = "-",     [AST_MUL] = "*",     [AST_DIV] = "/",
+		[AST_FLOORDIV] = "//", [AST_MOD] = "%",     [AST_POW] = "**",    [AST_MATMUL] = "@",
+		[AST_LSHIFT] = "<<",   [AST_RSHIFT] = ">>", [AST_BITAND] = "&",  [AST_BITOR] = "|",
+		[AST_BITXOR] = "^",
+	};
+	return (unsigned)op < sizeof names / sizeof names[0] && names[op] ? names[op] : "?";
+}
+
+const char *ast_unop_str(ast_unop op)
+{
+	static const char *names[] = {
+		[AST_UPLUS] = "+", [AST_UNEG] = "-", [AST_UINVERT] = "~", [AST_UNOT] = "not",
+	};
+	return (unsigned)op < sizeof names / sizeof names[0] && names[op] ? names[op] : "?";
+}
+
+const char *ast_cmpop_str(ast_cmpop op)
+{
+	static const char *names[] = {
+		[AST_EQ] = "==", [AST_NE] = "!=",     [AST_LT] = "<", [AST_LE] = "<=",
+		[AST_GT] = ">",  [AST_GE] = ">=",     [AST_IS] = "is", [AST_ISNOT] = "is not",
+		[AST_IN] = "in", [AST_NOTIN] = "not in",
+	};
+	return (unsigned)op < sizeof names / sizeof names[0] && names[op] ? names[op] : "?";
+}
+
+/* The shortest decimal form that reads back as the same double, always with a '.', an
+ * exponent, or inf/nan so that it cannot be mistaken for an integer. */
+static void dump_float(strbuf *out, double v)
+{
+	char buf[64];
+	if (isnan(v)) {
+		strbuf_puts(out, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_puts(out, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	int prec = 1;
+	for (; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* Like Python's repr: positional notation between 1e-4 and 1e16 (2000.0, not 2e+03). */
+	double mag = fabs(v);
+	if (strchr(buf, 'e') && mag >= 1e-4 && mag < 1e16) {
+		char alt[64];
+		int decimals = prec - 1 - (int)floor(log10(mag));
+		snprintf(alt, sizeof alt, "%.*f", decimals > 0 ? decimals : 0, v);
+		if (strtod(alt, NULL) == v)
+			memcpy(buf, alt, sizeof alt);
+	}
+	strbuf_puts(out, buf);
+	if (!strpbrk(buf, ".eE"))
+		strbuf_puts(out, ".0");
+}
+
+static void dump_str(strbuf *out, const char *s, uint32_t n)
+{
+	strbuf_putc(out, '"');
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': strbuf_puts(out, "\\\""); break;
+		case '\\': strbuf_puts(out, "\\\\"); break;
+		case '\n': strbuf_puts(out, "\\n"); break;
+		case '\t': strbuf_puts(out, "\\t"); break;
+		case '\r': strbuf_puts(out, "\\r"); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				strbuf_printf(out, "\\x%02x", c);
+			else
+				strbuf_putc(out, (char)c);
+		}
+	}
+	strbuf_putc(out, '"');
+}
+
+static void dump_params(strbuf *out, const ast_param *ps, int n, bool lisp)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strbuf_puts(out, lisp ? " " : ", ");
+		strbuf_puts(out, ps[i].name);
+		if (ps[i].annotation) {
+			strbuf_puts(out, ": ");
+			ast_dump_expr(out, ps[i].annotation);
+		}
+		if (ps[i].def) {
+			strbuf_puts(out, lisp ? "=" : " = ");
+			ast_dump_expr(out, ps[i].def);
+		}
+	}
+}
+
+static void dump_list(strbuf *out, const char *head, ast_expr *const *v, int n)
+{
+	strbuf_printf(out, "(%s", head);
+	for (int i = 0; i < n; i++) {
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, v[i]);
+	}
+	strbuf_putc(out, ')');
+}
+
+static void dump_opt(strbuf *out, const ast_expr *e)
+{
+	if (e)
+		ast_dump_expr(out, e);
+	else
+		strbuf_puts(out, "nil");
+}
+
+void ast_dump_expr(strbuf *out, const ast_expr *e)
+{
+	if (!e) {
+		strbuf_puts(out, "nil");
+		return;
+	}
+	switch (e->kind) {
+	case AST_NAME:
+		strbuf_printf(out, "(name %s)", e->name);
+		break;
+	case AST_INT:
+		strbuf_printf(out, "(int %lld)", (long long)e->ival);
+		break;
+	case AST_FLOAT:
+		strbuf_puts(out, "(float ");
+		dump_float(out, e->fval);
+		strbuf_putc(out, ')');
+		break;
+	case AST_STR:
+		strbuf_puts(out, "(str ");
+		dump_str(out, e->str.s, e->str.len);
+		strbuf_putc(out, ')');
+		break;
+	case AST_BOOL:
+		strbuf_puts(out, e->bval ? "(bool True)" : "(bool False)");
+		break;
+	case AST_NONE:
+		strbuf_puts(out, "(none)");
+		break;
+	case AST_BINOP:
+		strbuf_printf(out, "(%s ", ast_binop_str(e->bin.op));
+		ast_dump_expr(out, e->bin.lhs);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->bin.rhs);
+		strbuf_putc(out, ')');
+		break;
+	case AST_UNARY:
+		strbuf_printf(out, "(%s ", ast_unop_str(e->un.op));
+		ast_dump_expr(out, e->un.operand);
+		strbuf_putc(out, ')');
+		break;
+	case AST_BOOLOP:
+		dump_list(out, e->boolop.op == AST_AND ? "and" : "or", e->boolop.values, e->boolop.n);
+		break;
+	case AST_COMPARE:
+		strbuf_puts(out, "(compare ");
+		ast_dump_expr(out, e->cmp.first);
+		for (int i = 0; i < e->cmp.n; i++) {
+			strbuf_printf(out, " %s ", ast_cmpop_str(e->cmp.ops[i]));
+			ast_dump_expr(out, e->cmp.rest[i]);
+		}
+		strbuf_putc(out, ')');
+		break;
+	case AST_IFEXP:
+		strbuf_puts(out, "(ifexp ");
+		ast_dump_expr(out, e->ifexp.cond);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->ifexp.then);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->ifexp.els);
+		strbuf_putc(out, ')');
+		break;
+	case AST_CALL:
+		strbuf_puts(out, "(call ");
+		ast_dump_expr(out, e->call.func);
+		for (int i = 0; i < e->call.nargs; i++) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, e->call.args[i]);
+		}
+		for (int i = 0; i < e->call.nkws; i++) {
+			strbuf_printf(out, " (kw %s ", e->call.kws[i].name);
+			ast_dump_expr(out, e->call.kws[i].value);
+			strbuf_putc(out, ')');
+		}
+		strbuf_putc(out, ')');
+		break;
+	case AST_ATTR:
+		strbuf_puts(out, "(attr ");
+		ast_dump_expr(out, e->attr.value);
+		strbuf_printf(out, " %s)", e->attr.name);
+		break;
+	case AST_SUBSCRIPT:
+		strbuf_puts(out, "(subscript ");
+		ast_dump_expr(out, e->sub.value);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->sub.index);
+		strbuf_putc(out, ')');
+		break;
+	case AST_TUPLE:
+		dump_list(out, "tuple", e->seq.items, e->seq.n);
+		break;
+	case AST_LIST:
+		dump_list(out, "list", e->seq.items, e->seq.n);
+		break;
+	case AST_DICT:
+		strbuf_puts(out, "(dict");
+		for (int i = 0; i < e->dict.n; i++) {
+			strbuf_puts(out, " (");
+			ast_dump_expr(out, e->dict.keys[i]);
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, e->dict.values[i]);
+			strbuf_putc(out, ')');
+		}
+		strbuf_putc(out, ')');
+		break;
+	case AST_SLICE:
+		strbuf_puts(out, "(slice ");
+		dump_opt(out, e->slice.lo);
+		strbuf_putc(out, ' ');
+		dump_opt(out, e->slice.hi);
+		strbuf_putc(out, ' ');
+		dump_opt(out, e->slice.step);
+		strbuf_putc(out, ')');
+		break;
+	case AST_LAMBDA:
+		strbuf_puts(out, "(lambda (");
+		dump_params(out, e->lambda.params, e->lambda.nparams, true);
+		strbuf_puts(out, ") ");
+		ast_dump_expr(out, e->lambda.body);
+		strbuf_putc(out, ')');
+		break;
+	default:
+		strbuf_puts(out, "(?)");
+	}
+}
+
+static void dump_block(strbuf *out, const ast_block *b, int level);
+
+static void indent(strbuf *out, int level)
+{
+	for (int i = 0; i < level; i++)
+		strbuf_puts(out, "  ");
+}
+
+static void dump_aliases(strbuf *out, const ast_alias *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		strbuf_puts(out, i ? ", " : " ");
+		strbuf_puts(out, v[i].name);
+		if (v[i].asname)
+			strbuf_printf(out, " as %s", v[i].asname);
+	}
+}
+
+static void dump_stmt(strbuf *out, const ast_stmt *s, int level)
+{
+	indent(out, level);
+	switch (s->kind) {
+	case AST_EXPR_STMT:
+		strbuf_puts(out, "expr ");
+		ast_dump_expr(out, s->expr);
+		break;
+	case AST_ASSIGN:
+		strbuf_puts(out, "assign");
+		for (int i = 0; i < s->assign.ntargets; i++) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, s->assign.targets[i]);
+			strbuf_puts(out, " =");
+		}
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, s->assign.value);
+		break;
+	case AST_AUGASSIGN:
+		strbuf_puts(out, "augassign ");
+		ast_dump_expr(out, s->aug.target);
+		strbuf_printf(out, " %s= ", ast_binop_str(s->aug.op));
+		ast_dump_expr(out, s->aug.value);
+		break;
+	case AST_ANNASSIGN:
+		strbuf_puts(out, "annassign ");
+		ast_dump_expr(out, s->ann.target);
+		strbuf_puts(out, " : ");
+		ast_dump_expr(out, s->ann.annotation);
+		if (s->ann.value) {
+			strbuf_puts(out, " = ");
+			ast_dump_expr(out, s->ann.value);
+		}
+		break;
+	case AST_IF:
+		strbuf_puts(out, "if ");
+		ast_dump_expr(out, s->if_.cond);
+		strbuf_putc(out, '\n');
+		dump_block(out, &s->if_.then, level + 1);
+		if (s->if_.els.n) {
+			indent(out, level);
+			strbuf_puts(out, "else\n");
+			dump_block(out, &s->if_.els, level + 1);
+		}
+		return;
+	case AST_FOR:
+		strbuf_puts(out, "for ");
+		ast_dump_expr(out, s->for_.target);
+		strbuf_puts(out, " in ");
+		ast_dump_expr(out, s->for_.iter);
+		strbuf_putc(out, '\n');
+		dump_block(out, &s->for_.body, level + 1);
+		return;
+	case AST_WHILE:
+		strbuf_puts(out, "while ");
+		ast_dump_expr(out, s->while_.cond);
+		strbuf_putc(out, '\n');
+		dump_block(out, &s->while_.body, level + 1);
+		return;
+	case AST_RETURN:
+		strbuf_puts(out, "return");
+		if (s->expr) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, s->expr);
+		}
+		break;
+	case AST_PASS:
+		strbuf_puts(out, "pass");
+		break;
+	case AST_BREAK:
+		strbuf_puts(out, "break");
+		break;
+	case AST_CONTINUE:
+		strbuf_puts(out, "continue");
+		break;
+	case AST_ASSERT:
+		strbuf_puts(out, "assert ");
+		ast_dump_expr(out, s->assert_.test);
+		if (s->assert_.msg) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, s->assert_.msg);
+		}
+		break;
+	case AST_FUNCDEF: {
+		const ast_func *f = s->func;
+		for (int i = 0; i < f->ndecorators; i++) {
+			if (i)
+				indent(out, level);
+			strbuf_putc(out, '@');
+			ast_dump_expr(out, f->decorators[i]);
+			strbuf_putc(out, '\n');
+		}
+		if (f->ndecorators)
+			indent(out, level);
+		strbuf_printf(out, "def %s(", f->name);
+		dump_params(out, f->params, f->nparams, false);
+		strbuf_putc(out, ')');
+		if (f->returns) {
+			strbuf_puts(out, " -> ");
+			ast_dump_expr(out, f->returns);
+		}
+		strbuf_putc(out, '\n');
+		dump_block(out, &f->body, level + 1);
+		return;
+	}
+	case AST_IMPORT:
+		strbuf_puts(out, "import");
+		dump_aliases(out, s->import.names, s->import.n);
+		break;
+	case AST_IMPORTFROM:
+		strbuf_printf(out, "from %s import", s->import.module);
+		dump_aliases(out, s->import.names, s->import.n);
+		break;
+	default:
+		strbuf_puts(out, "?");
+	}
+	strbuf_putc(out, '\n');
+}
+
+static void dump_block(strbuf *out, const ast_block *b, int level)
+{
+	for (int i = 0; i < b->n; i++)
+		dump_stmt(out, b->stmts[i], level);
+}
+
+void ast_dump(strbuf *out, const ast_module *m)
+{
+	if (m)
+		dump_block(out, &m->body, 0);
+}

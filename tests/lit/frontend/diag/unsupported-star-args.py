@@ -1,0 +1,7 @@
+# Unpacking into a call.
+# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
+# CHECK: {{.*}}unsupported-star-args.py:7:11: error: unsupported Python construct: star-args (*args)
+# CHECK-NEXT: {{^}}    y = f(*x){{$}}
+# CHECK-NEXT: {{^}}          ^{{$}}
+def k(x):
+    y = f(*x)

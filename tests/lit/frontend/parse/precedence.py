@@ -1,0 +1,55 @@
+# Operator precedence and associativity follow Python exactly.
+# RUN: %tilecc %s --emit=ast | FileCheck %s --strict-whitespace
+# CHECK: {{^}}assign (name a) = (- (** (int 2) (int 2))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (** (int 2) (- (int 1))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (** (int 2) (** (int 3) (int 2))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (compare (name a) < (name b) < (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (not (compare (name a) == (name b))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (ifexp (name b) (name a) (ifexp (name d) (name c) (name e))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (or (name a) (and (name b) (not (name c)))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (or (name a) (name b) (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (- (+ (name a) (* (name b) (name c))) (name d)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (- (- (name a) (name b)) (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (/ (@ (% (// (name a) (name b)) (name c)) (name d)) (name e)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (| (name a) (^ (name b) (& (name c) (<< (name d) (+ (name e) (name f)))))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (<< (>> (name a) (int 1)) (int 2)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (+ (~ (name a)) (* (- (name b)) (+ (name c)))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (compare (name a) is not (name b)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (compare (name a) not in (name b) in (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (compare (& (name a) (name b)) < (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (* (+ (name a) (name b)) (name c)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (- (call (subscript (attr (name x) y) (int 1)) (int 2))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (lambda (x) (ifexp (name x) (name x) (name y))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (tuple (slice nil nil nil) (none))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (tuple (none) (slice nil nil nil))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (int 0)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (slice (int 1) (int 3) nil)){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (tuple (slice nil nil (int 2)) (slice (name a) nil nil))){{$}}
+# CHECK-NEXT: {{^}}assign (name a) = (subscript (name x) (tuple (int 1))){{$}}
+# CHECK-NOT: {{.}}
+a = -2**2
+a = 2**-1
+a = 2**3**2
+a = a < b < c
+a = not a == b
+a = a if b else c if d else e
+a = a or b and not c
+a = a or b or c
+a = a + b * c - d
+a = a - b - c
+a = a // b % c @ d / e
+a = a | b ^ c & d << e + f
+a = a >> 1 << 2
+a = ~a + -b * +c
+a = a is not b
+a = a not in b in c
+a = a & b < c
+a = (a + b) * c
+a = -x.y[1](2)
+a = lambda x: x if x else y
+a = x[:, None]
+a = x[None, :]
+a = x[0]
+a = x[1:3]
+a = x[::2, a:]
+a = x[1,]
