@@ -1409,7 +1409,8 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 				   "the signature has %d entr%s but kernel '%s' has %d parameter%s "
 				   "(%d not constexpr)",
 				   n, n == 1 ? "y" : "ies", fn->name, np, np == 1 ? "" : "s", nruntime);
-			sema_fail(s, fn->loc, "kernel '%s' is defined here", fn->name);
+			diag_note(s->d, fn->loc, "kernel '%s' is defined here", fn->name);
+			longjmp(*s->fail, 1);
 		}
 		for (int i = 0, k = 0; i < np; i++) {
 			if (runtime_only && ps[i].is_constexpr)

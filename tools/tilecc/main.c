@@ -149,7 +149,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt, int
 	if (a[n] == 0) {
 		if (*i + 1 >= argc) {
 			*missing = 1;
-			return NULL;
+			return ""; /* taken by the caller's branch; reported after the chain */
 		}
 		return argv[++*i];
 	}

@@ -16,7 +16,7 @@ def helper(x, y):
 def k1(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs, maks=offs < 3)
-# KW: arity.py:[[@LINE-1]]:31: error: 'load' got an unexpected keyword argument 'maks'
+# KW: arity.py:[[@LINE-1]]:31: error: 'tl.load' got an unexpected keyword argument 'maks'
 # KW-NEXT: x = tl.load(x_ptr + offs, maks=offs < 3)
 
 

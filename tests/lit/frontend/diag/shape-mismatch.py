@@ -10,4 +10,4 @@ def k(x_ptr):
     tl.store(x_ptr + a, a + b)
 # CHECK: shape-mismatch.py:[[@LINE-1]]:25: error: incompatible shapes [32] and [64] for '+'
 # CHECK-NEXT: tl.store(x_ptr + a, a + b)
-# CHECK-NEXT: {{^}}                        ^{{$}}
+# CHECK-NEXT: {{^}}                        ^~~~~{{$}}

@@ -50,3 +50,38 @@ def control(x_ptr, c_ptr, n, k, BLOCK: tl.constexpr, MODE: tl.constexpr):
         t += 3
     tl.store(x_ptr + offs, acc + cnt + t, mask=mask)
     tl.store(c_ptr + pid, cnt)
+
+# The early return puts the rest of the kernel into the else region.
+# CHECK-LABEL: func @control(
+# CHECK: %[[C:.*]] = cmpi %{{.*}}, %n {pred = "ge"} : i1
+# CHECK-NEXT: if %[[C]] {
+# CHECK-NEXT: yield
+# CHECK-NEXT: } {
+# MODE == 1 picked at compile time: one addf of 1.0, no multiplication by 100
+# CHECK-NOT: 100.0
+# CHECK: %x_1 = addf %x, %{{.*}} : tile<128xf32>
+# elif nests a second if; the variable set in one branch only (tmp) is not a result
+# CHECK: %scale = if %{{.*}} : f32 {
+# CHECK: %scale_1 = if %{{.*}} : f32 {
+# CHECK: %y = if %{{.*}} : tile<128xf32> {
+# CHECK: %acc_1, %cnt = for %{{.*}}, %k, %{{.*}}, %acc, %{{.*}} : tile<128xf32>, i32 {
+# CHECK-NEXT: ^(%i: i32, %acc_2: tile<128xf32>, %cnt_1: i32):
+# CHECK: yield %acc_3, %cnt_2
+# CHECK: = constant {value = -1} : i32
+# CHECK-NEXT: %acc_4 = for %k, %{{.*}}, %{{.*}}, %acc_1 {num_stages = 3} : tile<128xf32> {
+# static_range(3) unrolled: three adds, the last of the constant 2.0
+# CHECK: %acc_7 = addf %acc_4
+# CHECK-NEXT: %acc_8 = addf %acc_7
+# CHECK: %acc_9 = addf %acc_8
+# CHECK: %t = while %{{.*}} : i32 {
+# CHECK-NEXT: ^(%t_1: i32):
+# CHECK-NEXT: %[[W:.*]] = cmpi %t_1, %k {pred = "lt"} : i1
+# CHECK-NEXT: condition %[[W]], %t_1
+# CHECK-NEXT: } {
+# CHECK-NEXT: ^(%t_2: i32):
+# CHECK-NEXT: %t_3 = addi %t_2, %{{.*}} : i32
+# CHECK-NEXT: yield %t_3
+# CHECK: store %{{.*}}, %cnt
+# CHECK-NEXT: yield
+# CHECK-NEXT: }
+# CHECK-NEXT: return

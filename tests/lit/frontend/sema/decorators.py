@@ -18,3 +18,10 @@ def tuned(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr = False):
     else:
         x = tl.load(x_ptr + offs, mask=offs < n)
     tl.store(x_ptr + offs, x * 2, mask=offs < n)
+
+# CHECK: func @tuned({{.*}}) attributes {num_stages = 3, num_warps = 2} {
+# CHECK: make_range {end = 128, start = 0}
+# EVEN defaults to False: the masked load
+# CHECK: load %{{.*}}, %{{.*}} : tile<128xf32>
+# OVER: func @tuned({{.*}}) attributes {num_stages = 3, num_warps = 8} {
+# OVER: make_range {end = 512, start = 0}

@@ -34,3 +34,17 @@ def kernel(x_ptr, out_ptr, n):
     tl.store(out_ptr + 0, mean * SCALE)
     tl.store(out_ptr + 1, meansq - mean * mean)
     tl.store(out_ptr + 2, a + b)
+
+# Both calls are inlined; SQUARE=False makes q the same sum, so a + b adds one value twice.
+# CHECK-LABEL: func @kernel(
+# CHECK-NOT: call
+# CHECK: %s = reduce %x {axis = 0} : f32 {
+# CHECK: %[[SQ:.*]] = mulf %x, %x : tile<256xf32>
+# CHECK-NEXT: %q = reduce %[[SQ]] {axis = 0} : f32 {
+# CHECK: %[[N:.*]] = itof %n : f32
+# CHECK-NEXT: %mean = divf %s, %[[N]] : f32
+# CHECK-NEXT: %meansq = divf %q, %[[N]] : f32
+# CHECK: %a = divf %s_1, %[[N]] : f32
+# module constant SCALE = 3 is a weak int, so the product stays f32
+# CHECK: constant {value = 3.0} : f32
+# CHECK: addf %a, %a : f32

@@ -26,3 +26,39 @@ def mathk(x_ptr, i_ptr, u_ptr, alpha, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, y)
     tl.store(i_ptr + offs, tl.abs(i) + tl.maximum(i, 0))
     tl.store(u_ptr + offs, tl.umulhi(u, u) + tl.abs(u))
+
+# CHECK-LABEL: func @mathk(
+# CHECK: exp %x : tile<128xf32>
+# CHECK: exp2 %x
+# CHECK: log %x
+# CHECK: log2 %x
+# CHECK: sqrt %x
+# CHECK: rsqrt %x
+# CHECK: sin %x
+# CHECK: cos %x
+# CHECK: absf %x
+# CHECK: floor %x
+# CHECK: ceil %x
+# CHECK: erf %x
+# CHECK: fma %x, %{{.*}}, %{{.*}} : tile<128xf32>
+# sigmoid is 1 / (1 + exp(-x))
+# CHECK: %[[NEG:.*]] = subf %{{.*}}, %x : tile<128xf32>
+# CHECK-NEXT: %[[E:.*]] = exp %[[NEG]]
+# CHECK-NEXT: %[[D:.*]] = addf %{{.*}}, %[[E]]
+# CHECK-NEXT: divf %{{.*}}, %[[D]]
+# CHECK: clampf %{{.*}}, %{{.*}}, %{{.*}} : tile<128xf32>
+# CHECK: %[[GT:.*]] = cmpf %x, %{{.*}} {pred = "ogt"} : tile<128xi1>
+# CHECK-NEXT: select %[[GT]]
+# CHECK: maxnumf
+# CHECK: minnumf
+# constexpr builtins fold: pi, inf * 0.0 = nan, min(BLOCK, 64) + max(1, 2, 3) = 64 + 3,
+# cdiv(128, 48) = 3, tl.cdiv(128, 3) = 43, next_power_of_2(100) = 128
+# CHECK: constant {value = 3.141592653589793} : tile<128xf32>
+# CHECK: constant {value = nan} : tile<128xf32>
+# CHECK: constant {value = 64.0} : tile<128xf32>
+# CHECK: constant {value = 3.0} : tile<128xf32>
+# CHECK: constant {value = 43.0} : tile<128xf32>
+# CHECK: constant {value = 128.0} : tile<128xf32>
+# CHECK: absi %i : tile<128xi32>
+# CHECK: maxi %i, %{{.*}} : tile<128xi32>
+# CHECK: mulhi %u, %u : tile<128xu32>

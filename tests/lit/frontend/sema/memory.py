@@ -31,3 +31,27 @@ def mem(x_ptr, i_ptr, h_ptr, n, stride_m, stride_n, BLOCK: tl.constexpr):
     tl.device_assert(prev >= 0, "cas result")
     tl.debug_barrier()
     tl.store(x_ptr + offs, old, mask=mask)
+
+# CHECK-LABEL: func @mem(
+# CHECK: %[[M:.*]] = multiple_of %{{.*}} {divisibility = [16]} : i32
+# CHECK: max_contiguous %{{.*}} {contiguity = [128]} : tile<128xi32>
+# CHECK: %[[OTHER:.*]] = constant {value = 1.5} : tile<128xf32>
+# CHECK-NEXT: %x = load %[[P:.*]], %mask, %[[OTHER]] {cache = ".cg", evict = "evict_last"} : tile<128xf32>
+# CHECK-NEXT: %s = load %x_ptr : f32
+# CHECK: store %[[P]], %{{.*}}, %mask
+# CHECK-NEXT: %old = atomic_rmw %[[P]], %x, %mask {kind = "fadd", scope = "gpu", sem = "acq_rel"} : tile<128xf32>
+# CHECK: atomic_rmw %{{.*}}, %offs, %mask {kind = "max", {{.*}}} : tile<128xi32>
+# CHECK: atomic_rmw %{{.*}}, %offs {kind = "min", {{.*}}} : tile<128xi32>
+# CHECK: {kind = "and", scope = "gpu", sem = "acq_rel"}
+# CHECK: {kind = "or", scope = "gpu", sem = "relaxed"}
+# CHECK: {kind = "xor", scope = "cta", sem = "acq_rel"}
+# CHECK: {kind = "xchg",
+# CHECK: %prev = atomic_cas %{{.*}}, %{{.*}}, %{{.*}} {scope = "gpu", sem = "acq_rel"} : i32
+# block pointers: shape and strides as i64, offsets as i32
+# CHECK: %[[N64:.*]] = exti %n : i64
+# CHECK: %bp = make_block_ptr %h_ptr, %[[N64]], %[[N64]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {order = [1, 0]} : ptr<tile<32x64xf16>>
+# CHECK-NEXT: %blk = load %bp {boundary_check = [0, 1], padding = "zero"} : tile<32x64xf16>
+# CHECK: %bp_1 = advance %bp, %{{.*}}, %{{.*}} : ptr<tile<32x64xf16>>
+# CHECK: store %bp_1, %{{.*}} {boundary_check = [1]}
+# CHECK: assert %{{.*}} {msg = "cas result"}
+# CHECK-NEXT: barrier

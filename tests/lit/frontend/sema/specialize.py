@@ -21,3 +21,16 @@ def spec(x_ptr, n, stride, BLOCK: tl.constexpr, FLAG: tl.constexpr = True):
 def annotated(x_ptr: "*fp16:16", n: "i64", BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2, mask=offs < n)
+
+# CHECK: func @spec(%x_ptr: ptr<f32> {divisibility = 16}, %n: i32 {divisibility = 16}, %stride: i32 {equal_to_1}) attributes {num_warps = 4} {
+# CHECK-NEXT: %offs = make_range {end = 64, start = 0} : tile<64xi32>
+# stride is the constant 1 inside the kernel: no multiplication is left
+# CHECK-NOT: muli
+# FLAG defaults to True
+# CHECK: %x_1 = addf %x
+# FULL: func @spec(
+# FULL-NEXT: make_range {end = 32, start = 0}
+# FULL-NOT: addf
+# ANNOT: func @annotated(%x_ptr: ptr<f16> {divisibility = 16}, %n: i64) attributes {num_warps = 4} {
+# ANNOT: %[[O64:.*]] = exti %offs : tile<16xi64>
+# ANNOT: cmpi %[[O64]], %{{.*}} {pred = "lt"} : tile<16xi1>
