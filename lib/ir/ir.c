@@ -148,7 +148,7 @@ ir_op *ir_op_create(ir_context *c, ir_opcode code, int noperands, ir_value *cons
 	op->nregions = ir_ops[code].nregions;
 	if (op->noperands && !(op->operands = ARENA_NEWN(a, ir_value *, op->noperands)))
 		return NULL;
-	if (operands)
+	if (operands && op->noperands)
 		memcpy(op->operands, operands, sizeof(ir_value *) * (size_t)op->noperands);
 	if (op->nresults && !(op->results = ARENA_NEWN(a, ir_value, op->nresults)))
 		return NULL;
