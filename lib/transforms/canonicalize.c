@@ -4,6 +4,7 @@
  *   - x + 0, x - 0, x * 1, x // 1, x | 0, x ^ 0, x << 0 on integers become x;
  *   - splat, broadcast and expand_dims of a constant become a constant of the new type;
  *   - select on a constant condition picks its arm; casts of integer constants fold.
+ *   - an `if` or `for` without results whose regions hold nothing but their yield goes.
  * Floating-point identities are left alone (x + 0.0 is not x for x = -0.0). */
 #include <stdint.h>
 #include <string.h>
@@ -179,6 +180,18 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			return 1;
 		}
 		return 0;
+	case IR_OP_IF:
+	case IR_OP_FOR:
+		/* a while loop may not terminate, so only if and for qualify */
+		if (op->nresults)
+			return 0;
+		for (int r = 0; r < op->nregions; r++) {
+			const ir_op *first = op->regions[r]->first;
+			if (first && first->code != IR_OP_YIELD)
+				return 0;
+		}
+		ir_op_remove(op);
+		return 1;
 	default:
 		return 0;
 	}

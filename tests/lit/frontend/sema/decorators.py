@@ -1,6 +1,8 @@
 # autotune and heuristics decorators are parsed and their configs kept; with no -D the
 # first config's constexprs and num_warps/num_stages apply. `from triton import language`.
-# RUN: %tilecc %s -k tuned -s "*fp32:16, i32:16" | FileCheck %s
+# RUN: %tilecc %s -k tuned -s "*fp32:16, i32:16" -o %t.tir
+# RUN: FileCheck %s --input-file %t.tir
+# RUN: %tilecc %t.tir -O0 --emit=tir | diff %t.tir -
 # RUN: %tilecc %s -k tuned -s "*fp32:16, i32:16" -D BLOCK=512 --num-warps 8 | FileCheck %s --check-prefix=OVER
 from triton import language as tl
 import triton

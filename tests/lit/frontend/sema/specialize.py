@@ -2,6 +2,7 @@
 # the source, defaults, and the :16 / :1 hints kept on the function.
 # RUN: %tilecc %s -k spec -s "*fp32:16, i32:16, i32:1" -D BLOCK=64 -o %t.tir
 # RUN: FileCheck %s --input-file %t.tir
+# RUN: %tilecc %t.tir -O0 --emit=tir | diff %t.tir -
 # RUN: %tilecc %s -k spec -s "*fp32:16, i32:16, i32:1, 32, False" | FileCheck %s --check-prefix=FULL
 # RUN: %tilecc %s -k annotated -D BLOCK=16 | FileCheck %s --check-prefix=ANNOT
 import triton
