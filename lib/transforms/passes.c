@@ -3,11 +3,12 @@
 
 #include "transforms/pass.h"
 
-/*  name            summary                                                   entry */
+/*  name               summary                                                   entry */
 const pass_info pass_table[] = {
-    {"canonicalize", "fold constants and simplify algebraic identities",       pass_canonicalize},
-    {"cse",          "merge identical pure ops",                                pass_cse},
-    {"dce",          "remove pure ops whose results are unused",                pass_dce},
+    {"canonicalize",    "fold constants and simplify algebraic identities",       pass_canonicalize},
+    {"cse",             "merge identical pure ops",                                pass_cse},
+    {"dce",             "remove pure ops whose results are unused",                pass_dce},
+    {"print-axis-info", "report contiguity/divisibility/constancy as notes",       pass_print_axis_info},
     {NULL, NULL, NULL},
 };
 
