@@ -13,6 +13,7 @@ pkgs=(
   libffi-dev libamdhip64-dev
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
   python3
+  libopenblas-dev
 )
 
 missing=()

@@ -62,7 +62,8 @@ typedef struct tilecc_define {
  * borrowed for the duration of tilecc_compile(). */
 typedef struct tilecc_options {
 	const char *input_name;  /* name used in diagnostics; a ".tir" suffix means tile IR input */
-	const char *output_name; /* -o, or NULL: only its suffix matters (choosing the emit kind) */
+	const char *output_name; /* -o, or NULL: its suffix chooses the emit kind; with a header,
+				  * its base name is what the C source includes */
 	const char *source;      /* the kernel file's text */
 	size_t source_len;
 	const char *kernel;      /* -k: which @triton.jit function; NULL: the only one */
@@ -88,6 +89,8 @@ typedef struct tilecc_output {
 	size_t size;
 	char *report; /* -ftime-report / --print-after text, or NULL */
 	size_t report_size;
+	char *source; /* with TILECC_EMIT_HEADER: the C source that goes with the header */
+	size_t source_size;
 } tilecc_output;
 
 typedef struct tilecc_compiler tilecc_compiler;

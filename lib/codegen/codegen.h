@@ -1,10 +1,31 @@
-/* codegen.h: tile IR (with layouts) to LLVM IR through the LLVM-C API. */
+/* codegen.h: tile IR (with layouts) to LLVM IR through the LLVM-C API, and on to text,
+ * objects and shared objects. The only interface the driver uses. */
 #ifndef TILECC_CODEGEN_CODEGEN_H
 #define TILECC_CODEGEN_CODEGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ir/ir.h"
+#include "tilecc/tilecc.h"
 
 /* "19.1.7". */
 const char *codegen_llvm_version(void);
 /* 1 when LLVM was built with the named target ("nvptx64", "amdgcn", "riscv64", "x86-64"). */
 int codegen_llvm_has_target(const char *llvm_name);
+
+typedef struct codegen_opts {
+	bool is_riscv;        /* riscv64 (rv64gcv, lp64d); else x86-64 */
+	bool host;            /* no --target given: tune for this machine (-mcpu=native) */
+	const char *cpu;      /* -mcpu, or NULL */
+	const char *features; /* -mattr, or NULL */
+	int opt_level;        /* -O0..-O3; -1 for the default (3) */
+} codegen_opts;
+
+/* Lowers every function of m for a CPU target and writes the requested output (LLVM IR
+ * text, assembly, object or shared object) into *out (malloc'd, caller frees). Returns 0,
+ * or non-zero after reporting through d. Analyses allocate from a. */
+int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
+		char **out, size_t *len, strbuf *report);
 
 #endif

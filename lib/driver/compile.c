@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "backends/target.h"
+#include "driver/header.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
 #include "frontend/sema.h"
@@ -41,8 +42,9 @@ void tilecc_output_free(tilecc_output *out)
 {
 	free(out->data);
 	free(out->report);
-	out->data = out->report = NULL;
-	out->size = out->report_size = 0;
+	free(out->source);
+	out->data = out->report = out->source = NULL;
+	out->size = out->report_size = out->source_size = 0;
 }
 
 size_t tilecc_num_targets(void)
@@ -230,10 +232,50 @@ static int compile(compilation *c, tilecc_output *out)
 		ir_print_module(&text, m, o->print_locations ? IR_PRINT_LOCS : 0);
 		timing(c, "print tile IR", t);
 		break;
+	case TILECC_EMIT_LLVM:
+	case TILECC_EMIT_ASM:
+	case TILECC_EMIT_OBJ:
+	case TILECC_EMIT_SHARED:
+	case TILECC_EMIT_HEADER: {
+		const target_desc *td = o->target ? target_lookup(o->target) : target_host();
+		if (td->is_gpu) {
+			diag_error(c->d, SRCLOC_NONE,
+				   "this build of tilecc cannot emit code for %s yet (GPU targets come "
+				   "next); CPU targets: x86-64, riscv64", td->family);
+			return 2;
+		}
+		codegen_opts co = {.is_riscv = td == &riscv_target,
+				   .host = !o->target,
+				   .cpu = o->mcpu,
+				   .features = o->mattr,
+				   .opt_level = o->opt_level};
+		t = now_ms();
+		char *bytes = NULL;
+		size_t n = 0;
+		int rc = codegen_cpu(m, c->d, c->a, &co,
+				     emit == TILECC_EMIT_HEADER ? TILECC_EMIT_SHARED : emit, &bytes, &n,
+				     &c->report);
+		timing(c, "LLVM lowering and codegen", t);
+		if (rc)
+			return rc;
+		if (emit == TILECC_EMIT_HEADER) {
+			/* the source includes the header by its base name */
+			const char *hn = o->output_name ? strrchr(o->output_name, '/') : NULL;
+			hn = hn ? hn + 1 : o->output_name ? o->output_name : "kernel.h";
+			strbuf src = {0};
+			header_write(&text, &src, m->funcs, hn, td->family, bytes, n);
+			free(bytes);
+			out->source = strbuf_take(&src, &out->source_size);
+			break;
+		}
+		out->data = bytes;
+		out->size = n;
+		return 0;
+	}
 	default:
 		diag_error(c->d, SRCLOC_NONE,
-			   "this build of tilecc cannot emit that output yet: only --emit=ast and "
-			   "--emit=tir are implemented");
+			   "this build of tilecc cannot emit that output yet: ast, tir, llvm, asm, obj "
+			   "and shared are implemented");
 		return 2;
 	}
 done:

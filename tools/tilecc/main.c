@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tilecc/tilecc.h"
@@ -112,6 +113,10 @@ static int write_atomic(const char *path, const char *data, size_t n)
 		free(tmp);
 		return -1;
 	}
+	/* mkstemp creates 0600; give the output the permissions a plain fopen would */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	FILE *f = fdopen(fd, "wb");
 	int ok = f && fwrite(data, 1, n, f) == n;
 	if (f)
@@ -287,6 +292,29 @@ int main(int argc, char **argv)
 	rc = tilecc_compile(c, &o, &res);
 	if (res.report)
 		fwrite(res.report, 1, res.report_size, stderr);
+	if (rc == 0 && res.source) {
+		/* a header comes with its C source: k.h and k.c side by side */
+		if (!output || !strcmp(output, "-")) {
+			fprintf(stderr, "%s: error: a header needs -o FILE.h (the C source is written "
+					"beside it)\n", prog);
+			rc = 2;
+		} else {
+			size_t n = strlen(output);
+			char *cpath = malloc(n + 3);
+			memcpy(cpath, output, n + 1);
+			char *dot = strrchr(cpath, '.');
+			if (dot && !strchr(dot, '/'))
+				strcpy(dot, ".c");
+			else
+				strcat(cpath, ".c");
+			if (write_atomic(cpath, res.source, res.source_size) != 0) {
+				fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, cpath,
+					strerror(errno));
+				rc = 2;
+			}
+			free(cpath);
+		}
+	}
 	if (rc == 0 && write_atomic(output ? output : "-", res.data, res.size) != 0) {
 		fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, output, strerror(errno));
 		rc = 2;

@@ -1,0 +1,60 @@
+/* cg.h: what the pieces of the LLVM lowering share. The lowering state, the mapping of
+ * tile-IR types to LLVM types, and the scalar (per-element) emitters that the CPU tile
+ * lowering and, later, the GPU lowerings call for each element they own. */
+#ifndef TILECC_CODEGEN_CG_H
+#define TILECC_CODEGEN_CG_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#include "ir/ir.h"
+
+typedef struct cg {
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;          /* the program function being built */
+	LLVMBasicBlockRef entry;  /* allocas go here */
+	ir_ptrmap vals;           /* ir_value -> LLVMValueRef (scalars) or struct tv * (tiles) */
+	ir_ptrmap uses;           /* ir_value -> use count (+100 when used in a nested region) */
+	arena *a;                 /* the compilation's arena, for lowering records */
+	diag_engine *d;
+	const ir_func *f;
+	struct axis_info *ai;     /* contiguity facts, NULL when not computed */
+	bool reassoc;             /* inside a reduction's combine: FP ops may reassociate */
+	jmp_buf *fail;
+	/* LLVM types used everywhere */
+	LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_ptr;
+	int vec_bytes; /* preferred vector width of the target, in bytes */
+} cg;
+
+/* Reports an internal or unsupported-construct error at op and abandons the lowering. */
+_Noreturn void cg_fail(cg *c, const ir_op *op, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The LLVM type of a scalar IR type as an SSA value (i1 stays i1). */
+LLVMTypeRef cg_scalar_type(cg *c, const ir_type *t);
+/* The LLVM type an element occupies in memory (i1 is a byte; fp8 is an i8). */
+LLVMTypeRef cg_mem_type(cg *c, const ir_type *t);
+
+LLVMValueRef cg_const_int(cg *c, LLVMTypeRef t, int64_t v);
+LLVMValueRef cg_i64(cg *c, int64_t v);
+LLVMValueRef cg_i32(cg *c, int64_t v);
+
+/* Emits the scalar computation of one element of an element-wise op: args are the
+ * operands' element values, elem the result's element type. */
+LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *args, const ir_type *elem);
+/* Converts a scalar from IR type `from` to `to` following the op's semantics. */
+LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *from,
+			const ir_type *to);
+
+/* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,
+			  LLVMTypeRef *fnty);
+
+#endif

@@ -1,0 +1,326 @@
+/* emit.c: from a lowered tile-IR module to bytes: LLVM IR text, assembly, an ELF object
+ * or a shared object. Owns the LLVM context of one compilation, the target machine
+ * (triple, CPU, features, ABI) and the optimization pipeline (LLVM's pass builder at -O3
+ * by default). Shared objects are linked by ld.lld-19, run as a child process. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "codegen/codegen.h"
+#include "codegen/lower.h"
+#include "transforms/axis_info.h"
+
+extern char **environ;
+
+static void init_llvm(void)
+{
+	static int done;
+	if (done)
+		return;
+	/* Vectorized math on x86-64 through glibc's libmvec (_ZGV*_expf and friends): the
+	 * loop vectorizer may then call them for llvm.exp/log/sin/cos on vectors. LLVM applies
+	 * this mapping to x86 triples only. Accuracy: libmvec's documented bound, 4 ulp. */
+	const char *argv[] = {"tilecc", "-vector-library=LIBMVEC-X86"};
+	LLVMParseCommandLineOptions(2, argv, NULL);
+	LLVMInitializeX86TargetInfo();
+	LLVMInitializeX86Target();
+	LLVMInitializeX86TargetMC();
+	LLVMInitializeX86AsmPrinter();
+	LLVMInitializeRISCVTargetInfo();
+	LLVMInitializeRISCVTarget();
+	LLVMInitializeRISCVTargetMC();
+	LLVMInitializeRISCVAsmPrinter();
+	done = 1;
+}
+
+/* Resolves CPU name and features: "native" and the host default use the host's. */
+static void cpu_features(const codegen_opts *o, char **cpu, char **feat, bool *owned)
+{
+	bool host = o->host || (o->cpu && !strcmp(o->cpu, "native"));
+	*owned = false;
+	if (o->is_riscv) {
+		*cpu = (char *)(o->cpu && strcmp(o->cpu, "native") ? o->cpu : "generic-rv64");
+		*feat = (char *)(o->features ? o->features : "+m,+a,+f,+d,+c,+v");
+		return;
+	}
+	if (host && !o->features) {
+		*cpu = LLVMGetHostCPUName();
+		*feat = LLVMGetHostCPUFeatures();
+		*owned = true;
+		return;
+	}
+	*cpu = (char *)(o->cpu && strcmp(o->cpu, "native") ? o->cpu : "x86-64");
+	*feat = (char *)(o->features ? o->features : "");
+}
+
+/* Preferred vector width in bytes for the micro-kernels. */
+static int vector_bytes(const char *feat, bool riscv)
+{
+	if (riscv)
+		return 32;
+	if (strstr(feat, "+avx512f"))
+		return 64;
+	if (strstr(feat, "+avx2") || strstr(feat, "+avx,") || strstr(feat, "+avx"))
+		return 32;
+	return 16;
+}
+
+/* Finds ld.lld-19. */
+static const char *find_lld(void)
+{
+	static const char *const cands[] = {"/usr/lib/llvm-19/bin/ld.lld", "/usr/bin/ld.lld-19",
+					    "/usr/local/bin/ld.lld"};
+	for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++)
+		if (access(cands[i], X_OK) == 0)
+			return cands[i];
+	return NULL;
+}
+
+static int read_whole(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = realloc(buf, cap *= 2);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+		}
+		buf = nb;
+	}
+	fclose(f);
+	if (!buf)
+		return -1;
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Links an object into a shared object with ld.lld; returns 0 and the bytes. */
+static int link_shared(diag_engine *d, const codegen_opts *o, const char *obj, size_t olen,
+		       char **out, size_t *len)
+{
+	const char *lld = find_lld();
+	if (!lld) {
+		diag_error(d, SRCLOC_NONE, "cannot find ld.lld-19 to link a shared object "
+					   "(install lld-19, see scripts/install-deps.sh)");
+		return 1;
+	}
+	char dir[] = "/tmp/tilecc-link-XXXXXX";
+	if (!mkdtemp(dir)) {
+		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
+		return 1;
+	}
+	char in[64], res[64], log[64];
+	snprintf(in, sizeof in, "%s/k.o", dir);
+	snprintf(res, sizeof res, "%s/k.so", dir);
+	snprintf(log, sizeof log, "%s/ld.log", dir);
+	int rc = 1;
+	FILE *f = fopen(in, "wb");
+	if (!f || fwrite(obj, 1, olen, f) != olen) {
+		if (f)
+			fclose(f);
+		diag_error(d, SRCLOC_NONE, "cannot write a temporary object: %s", strerror(errno));
+		goto out;
+	}
+	fclose(f);
+	const char *libdir = o->is_riscv ? "/usr/riscv64-linux-gnu/lib" : "/usr/lib/x86_64-linux-gnu";
+	char ldir[128];
+	snprintf(ldir, sizeof ldir, "-L%s", libdir);
+	char *argv[] = {(char *)lld, "-shared", "--hash-style=both", "-o", res, in, ldir,
+			"--as-needed", "-lm", NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid;
+	int err = posix_spawn(&pid, lld, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	int status = 0;
+	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		char *msg = NULL;
+		size_t mlen = 0;
+		read_whole(log, &msg, &mlen);
+		diag_error(d, SRCLOC_NONE, "linking the shared object with %s failed: %.*s", lld,
+			   (int)(mlen > 400 ? 400 : mlen), msg ? msg : strerror(err));
+		free(msg);
+		goto out;
+	}
+	if (read_whole(res, out, len)) {
+		diag_error(d, SRCLOC_NONE, "cannot read the linked shared object");
+		goto out;
+	}
+	rc = 0;
+out:
+	unlink(in);
+	unlink(res);
+	unlink(log);
+	rmdir(dir);
+	return rc;
+}
+
+int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
+		char **out, size_t *len, strbuf *report)
+{
+	init_llvm();
+	jmp_buf jb;
+	cg c = {0};
+	c.d = d;
+	c.a = a;
+	c.fail = &jb;
+	c.ctx = LLVMContextCreate();
+	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
+	c.b = LLVMCreateBuilderInContext(c.ctx);
+	c.t_void = LLVMVoidTypeInContext(c.ctx);
+	c.t_i1 = LLVMInt1TypeInContext(c.ctx);
+	c.t_i8 = LLVMInt8TypeInContext(c.ctx);
+	c.t_i16 = LLVMInt16TypeInContext(c.ctx);
+	c.t_i32 = LLVMInt32TypeInContext(c.ctx);
+	c.t_i64 = LLVMInt64TypeInContext(c.ctx);
+	c.t_f16 = LLVMHalfTypeInContext(c.ctx);
+	c.t_bf16 = LLVMBFloatTypeInContext(c.ctx);
+	c.t_f32 = LLVMFloatTypeInContext(c.ctx);
+	c.t_f64 = LLVMDoubleTypeInContext(c.ctx);
+	c.t_ptr = LLVMPointerTypeInContext(c.ctx, 0);
+
+	char *cpu, *feat;
+	bool owned;
+	cpu_features(o, &cpu, &feat, &owned);
+	c.vec_bytes = vector_bytes(feat, o->is_riscv);
+	const char *triple = o->is_riscv ? "riscv64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu";
+	char *err = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	int rc = 1;
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		diag_error(d, SRCLOC_NONE, "LLVM has no target for %s: %s", triple, err);
+		goto done;
+	}
+	LLVMTargetMachineOptionsRef tmo = LLVMCreateTargetMachineOptions();
+	LLVMTargetMachineOptionsSetCPU(tmo, cpu);
+	LLVMTargetMachineOptionsSetFeatures(tmo, feat);
+	LLVMTargetMachineOptionsSetCodeGenOptLevel(tmo, o->opt_level == 0 ? LLVMCodeGenLevelNone
+							  : LLVMCodeGenLevelAggressive);
+	LLVMTargetMachineOptionsSetRelocMode(tmo, LLVMRelocPIC);
+	if (o->is_riscv)
+		LLVMTargetMachineOptionsSetABI(tmo, "lp64d");
+	tm = LLVMCreateTargetMachineWithOptions(target, triple, tmo);
+	LLVMDisposeTargetMachineOptions(tmo);
+	if (!tm) {
+		diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (cpu %s)", triple, cpu);
+		goto done;
+	}
+	LLVMSetTarget(c.mod, triple);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(c.mod, td);
+	LLVMDisposeTargetData(td);
+	if (o->is_riscv)
+		LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorError, "target-abi", 10,
+				  LLVMValueAsMetadata(LLVMMDStringInContext(c.ctx, "lp64d", 5)));
+
+	if (setjmp(jb))
+		goto done;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		c.ai = axis_analyze(a, f);
+		lower_cpu_func(&c, f, o->is_riscv ? "riscv64" : "x86-64");
+		ir_ptrmap_free(&c.vals);
+		memset(&c.vals, 0, sizeof c.vals);
+		/* every function gets the target's CPU and features, so that the vectorizer and
+		 * the inliner agree */
+		for (LLVMValueRef fn = LLVMGetFirstFunction(c.mod); fn; fn = LLVMGetNextFunction(fn)) {
+			if (LLVMCountBasicBlocks(fn) == 0)
+				continue;
+			LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
+			if (feat[0])
+				LLVMAddTargetDependentFunctionAttr(fn, "target-features", feat);
+			LLVMAttributeRef nu = LLVMCreateEnumAttribute(c.ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0);
+			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, nu);
+		}
+	}
+	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
+		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
+		goto done;
+	}
+	LLVMDisposeMessage(err);
+	err = NULL;
+	if (o->opt_level != 0) {
+		LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+		LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
+		LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
+		LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
+		char pipeline[32];
+		snprintf(pipeline, sizeof pipeline, "default<O%d>", o->opt_level < 0 ? 3 : o->opt_level);
+		LLVMErrorRef e = LLVMRunPasses(c.mod, pipeline, tm, pbo);
+		LLVMDisposePassBuilderOptions(pbo);
+		if (e) {
+			char *msg = LLVMGetErrorMessage(e);
+			diag_internal(d, "LLVM optimization failed: %s", msg);
+			LLVMDisposeErrorMessage(msg);
+			goto done;
+		}
+	}
+	if (emit == TILECC_EMIT_LLVM) {
+		char *s = LLVMPrintModuleToString(c.mod);
+		*len = strlen(s);
+		*out = malloc(*len + 1);
+		if (*out)
+			memcpy(*out, s, *len + 1);
+		LLVMDisposeMessage(s);
+		rc = *out ? 0 : 3;
+		goto done;
+	}
+	LLVMMemoryBufferRef mb = NULL;
+	LLVMCodeGenFileType ft = emit == TILECC_EMIT_ASM ? LLVMAssemblyFile : LLVMObjectFile;
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.mod, ft, &err, &mb)) {
+		diag_internal(d, "LLVM code generation failed: %s", err);
+		goto done;
+	}
+	const char *data = LLVMGetBufferStart(mb);
+	size_t size = LLVMGetBufferSize(mb);
+	if (emit == TILECC_EMIT_SHARED) {
+		rc = link_shared(d, o, data, size, out, len);
+	} else {
+		*out = malloc(size ? size : 1);
+		if (*out) {
+			memcpy(*out, data, size);
+			*len = size;
+		}
+		rc = *out ? 0 : 3;
+	}
+	LLVMDisposeMemoryBuffer(mb);
+done:
+	(void)report;
+	if (err)
+		LLVMDisposeMessage(err);
+	ir_ptrmap_free(&c.vals);
+	if (owned) {
+		LLVMDisposeMessage(cpu);
+		LLVMDisposeMessage(feat);
+	}
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	LLVMDisposeBuilder(c.b);
+	LLVMDisposeModule(c.mod);
+	LLVMContextDispose(c.ctx);
+	return rc;
+}

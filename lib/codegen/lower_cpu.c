@@ -1,0 +1,1536 @@
+/* lower_cpu.c: tile IR to LLVM IR for CPUs (x86-64 and riscv64).
+ *
+ * A program instance is one call of the kernel's function. A tile lives in a buffer (an
+ * alloca in the entry block, row-major, one element after another); an op on tiles is a
+ * loop over the elements, written so that LLVM's loop vectorizer turns it into target
+ * vectors (AVX2 / AVX-512, or scalable RVV with predicated tails). Scalars are SSA values.
+ * Contiguous loads and stores (from the axis analysis) become loops over consecutive
+ * addresses, which vectorize into masked vector loads; tl.dot is a register-tiled
+ * micro-kernel over explicit vectors; reductions reassociate like Triton's trees.
+ *
+ * Values are immutable, so ops that keep the element order (reshape, expand_dims, the
+ * hints) alias their operand's buffer. Loop-carried tiles get buffers of their own, and
+ * `yield` copies into them (through temporaries when the yielded buffers are themselves
+ * carried, so that swaps work). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "codegen/lower.h"
+#include "transforms/axis_info.h"
+
+/* ---- values -----------------------------------------------------------------------------
+ *
+ * A tile value is either in a buffer, or lazy: an element-wise or index-mapping op whose
+ * element i can be computed on demand from its operands' elements i (or remapped indices).
+ * Lazy values fuse chains like `ptr + offs`, `offs < n`, `x * scale + b` into the loop of
+ * their consumer, so that pointer tiles and masks are never stored. A lazy value is put in
+ * a buffer where it is defined when recomputing it would cost (it is used more than once,
+ * or inside a nested region, and holds an expensive op; or its expression grew large). */
+
+typedef struct tv {
+	LLVMValueRef buf;  /* the buffer, or NULL while lazy */
+	const ir_op *op;   /* the defining op of a lazy value */
+	int weight;        /* size of the lazy expression tree */
+	bool expensive;    /* the tree holds a division or a math function */
+} tv;
+
+static bool is_tile(const ir_type *t)
+{
+	return t->kind == IR_TILE;
+}
+
+static int64_t numel(const ir_type *t)
+{
+	return ir_type_numel(t);
+}
+
+static tv *tile_of(cg *c, const ir_value *v)
+{
+	tv *t = ir_ptrmap_get(&c->vals, v);
+	if (!t)
+		cg_fail(c, v->def, "internal: value used before it was lowered");
+	return t;
+}
+
+static LLVMValueRef materialize(cg *c, const ir_value *v);
+
+/* A scalar's LLVM value, or a tile's buffer (a lazy tile gets a fresh buffer here). */
+static LLVMValueRef get(cg *c, const ir_value *v)
+{
+	if (is_tile(v->type))
+		return materialize(c, v);
+	LLVMValueRef x = ir_ptrmap_get(&c->vals, v);
+	if (!x)
+		cg_fail(c, v->def, "internal: value used before it was lowered");
+	return x;
+}
+
+static void put(cg *c, const ir_value *v, void *x)
+{
+	if (!ir_ptrmap_put(&c->vals, v, x))
+		cg_fail(c, v->def, "out of memory");
+}
+
+/* Binds a scalar value, or a tile to its buffer. */
+static void set(cg *c, const ir_value *v, LLVMValueRef x)
+{
+	if (is_tile(v->type)) {
+		tv *t = ARENA_NEW(c->a, tv);
+		t->buf = x;
+		put(c, v, t);
+		return;
+	}
+	put(c, v, x);
+}
+
+/* A buffer for a tile of type t, in the entry block. */
+static LLVMValueRef alloc_tile(cg *c, const ir_type *t)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->b);
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(c->entry);
+	if (term)
+		LLVMPositionBuilderBefore(c->b, term);
+	else
+		LLVMPositionBuilderAtEnd(c->b, c->entry);
+	LLVMTypeRef at = LLVMArrayType2(cg_mem_type(c, t->elem), (uint64_t)numel(t));
+	LLVMValueRef a = LLVMBuildAlloca(c->b, at, "tile");
+	LLVMSetAlignment(a, 64);
+	LLVMPositionBuilderAtEnd(c->b, cur);
+	return a;
+}
+
+static LLVMValueRef elem_ptr(cg *c, LLVMValueRef buf, const ir_type *elem, LLVMValueRef i)
+{
+	return LLVMBuildGEP2(c->b, cg_mem_type(c, elem), buf, &i, 1, "");
+}
+
+static LLVMValueRef load_elem(cg *c, LLVMValueRef buf, const ir_type *elem, LLVMValueRef i)
+{
+	LLVMValueRef v = LLVMBuildLoad2(c->b, cg_mem_type(c, elem), elem_ptr(c, buf, elem, i), "");
+	if (elem->kind == IR_I1)
+		v = LLVMBuildTrunc(c->b, v, c->t_i1, "");
+	return v;
+}
+
+static void store_elem(cg *c, LLVMValueRef buf, const ir_type *elem, LLVMValueRef i, LLVMValueRef v)
+{
+	if (elem->kind == IR_I1)
+		v = LLVMBuildZExt(c->b, v, c->t_i8, "");
+	LLVMBuildStore(c->b, v, elem_ptr(c, buf, elem, i));
+}
+
+static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i);
+
+/* The element of v at linear index i: buffers are read, lazy tiles computed, scalars
+ * broadcast. */
+static LLVMValueRef elem(cg *c, const ir_value *v, LLVMValueRef i)
+{
+	if (!is_tile(v->type))
+		return get(c, v);
+	tv *t = tile_of(c, v);
+	if (t->buf)
+		return load_elem(c, t->buf, v->type->elem, i);
+	return lazy_elem(c, t->op, i);
+}
+
+static LLVMValueRef operand_elem(cg *c, const ir_value *v, LLVMValueRef i)
+{
+	return elem(c, v, i);
+}
+
+static void copy_tile(cg *c, LLVMValueRef dst, LLVMValueRef src, const ir_type *t)
+{
+	if (dst == src)
+		return;
+	uint64_t bytes = (uint64_t)numel(t) * (t->elem->kind == IR_I1 ? 1 : (uint64_t)ir_type_bits(t->elem) / 8);
+	if (t->elem->kind == IR_F8E4NV || t->elem->kind == IR_F8E5)
+		bytes = (uint64_t)numel(t);
+	LLVMBuildMemCpy(c->b, dst, 16, src, 16, cg_i64(c, (int64_t)bytes));
+}
+
+/* ---- loops ------------------------------------------------------------------------------ */
+
+typedef struct cgloop {
+	LLVMBasicBlockRef head, body, done;
+	LLVMValueRef iv;
+} cgloop;
+
+/* Opens `for (iv = lo; iv < hi; iv += 1)` over i64 and positions the builder in the body. */
+static LLVMValueRef loop_open_range(cg *c, cgloop *l, LLVMValueRef lo, LLVMValueRef hi)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	l->head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "loop");
+	l->body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "body");
+	l->done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "done");
+	LLVMBuildBr(c->b, l->head);
+	LLVMPositionBuilderAtEnd(c->b, l->head);
+	l->iv = LLVMBuildPhi(c->b, c->t_i64, "i");
+	LLVMAddIncoming(l->iv, &lo, &pre, 1);
+	LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, l->iv, hi, ""), l->body, l->done);
+	LLVMPositionBuilderAtEnd(c->b, l->body);
+	return l->iv;
+}
+
+static LLVMValueRef loop_open(cg *c, cgloop *l, int64_t n)
+{
+	return loop_open_range(c, l, cg_i64(c, 0), cg_i64(c, n));
+}
+
+static void loop_close(cg *c, cgloop *l)
+{
+	LLVMValueRef next = LLVMBuildNSWAdd(c->b, l->iv, cg_i64(c, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, l->head);
+	LLVMAddIncoming(l->iv, &next, &latch, 1);
+	LLVMPositionBuilderAtEnd(c->b, l->done);
+}
+
+/* Writes every element of v into out. */
+static void fill_from(cg *c, LLVMValueRef out, const ir_value *v)
+{
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(v->type));
+	store_elem(c, out, v->type->elem, i, elem(c, v, i));
+	loop_close(c, &l);
+}
+
+/* ---- lazy tiles ---------------------------------------------------------------------------- */
+
+static void strides_of(const ir_type *t, int64_t *st);
+static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
+static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
+static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e);
+static LLVMValueRef masked_load(cg *c, LLVMValueRef p, const ir_type *e, LLVMValueRef m,
+				LLVMValueRef other, bool vol);
+
+/* Divisions and math functions are worth a buffer when their result is reused. */
+static bool costly(const ir_op *op)
+{
+	switch (op->code) {
+	case IR_OP_DIVI: case IR_OP_REMI: case IR_OP_DIVF: case IR_OP_REMF: case IR_OP_EXP:
+	case IR_OP_EXP2: case IR_OP_LOG: case IR_OP_LOG2: case IR_OP_SQRT: case IR_OP_RSQRT:
+	case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH: case IR_OP_ERF: case IR_OP_FTOI:
+	case IR_OP_TRUNCF: case IR_OP_EXTF: case IR_OP_LOAD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The source index of result element i for ops that move elements around. */
+static LLVMValueRef remap(cg *c, const ir_op *op, LLVMValueRef i)
+{
+	const ir_type *rt = op->results[0].type, *st = op->operands[0]->type;
+	int64_t sst[16];
+	LLVMValueRef idx[16], sidx[16];
+	if (!is_tile(st))
+		return NULL; /* a broadcast scalar */
+	strides_of(st, sst);
+	unflatten(c, rt, i, idx);
+	if (op->code == IR_OP_BROADCAST) {
+		for (int d = 0; d < rt->rank; d++)
+			if (st->shape[d] == 1)
+				idx[d] = NULL;
+		return flatten(c, sst, idx, rt->rank);
+	}
+	/* trans: result dim d is source dim order[d] */
+	const ir_attr *ord = ir_op_attr(op, "order");
+	for (int d = 0; d < rt->rank; d++)
+		sidx[ord->ints.v[d]] = idx[d];
+	return flatten(c, sst, sidx, rt->rank);
+}
+
+static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i)
+{
+	const ir_type *rt = op->results[0].type;
+	LLVMValueRef a[4];
+	if (ir_ops[op->code].traits & T_ELEMENTWISE) {
+		for (int k = 0; k < op->noperands; k++)
+			a[k] = elem(c, op->operands[k], i);
+		return cg_scalar_op(c, op, a, rt->elem);
+	}
+	switch (op->code) {
+	case IR_OP_CONSTANT:
+		return const_value(c, op, rt->elem);
+	case IR_OP_MAKE_RANGE:
+		return LLVMBuildAdd(c->b, LLVMBuildTrunc(c->b, i, c->t_i32, ""),
+				    cg_i32(c, ir_op_int(op, "start", 0)), "");
+	case IR_OP_SPLAT:
+		return get(c, op->operands[0]);
+	case IR_OP_LOAD: {
+		const ir_value *m = op->noperands > 1 ? op->operands[1] : NULL;
+		const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
+		LLVMValueRef addr = elem(c, op->operands[0], i);
+		return masked_load(c, addr, rt->elem, m ? elem(c, m, i) : NULL, o ? elem(c, o, i) : NULL,
+				   ir_op_int(op, "volatile", 0) != 0);
+	}
+	case IR_OP_BROADCAST:
+	case IR_OP_TRANS: {
+		LLVMValueRef src = remap(c, op, i);
+		return src ? elem(c, op->operands[0], src) : get(c, op->operands[0]);
+	}
+	default: /* expand_dims, reshape and the hints keep the element order */
+		return elem(c, op->operands[0], i);
+	}
+}
+
+static void fill_from(cg *c, LLVMValueRef out, const ir_value *v);
+
+/* A buffer holding v: its own if it has one, else a fresh one filled now (not kept, since
+ * this point need not dominate v's other uses). */
+static LLVMValueRef materialize(cg *c, const ir_value *v)
+{
+	tv *t = tile_of(c, v);
+	if (t->buf)
+		return t->buf;
+	LLVMValueRef out = alloc_tile(c, v->type);
+	fill_from(c, out, v);
+	return out;
+}
+
+/* Binds result `res` of op as a lazy tile, or computes it into a buffer right here when
+ * recomputing it at each use would cost more. */
+static void define_lazy(cg *c, const ir_op *op, int res)
+{
+	const ir_value *v = &op->results[res];
+	tv *t = ARENA_NEW(c->a, tv);
+	t->op = op;
+	t->weight = 1;
+	t->expensive = costly(op);
+	for (int k = 0; k < op->noperands; k++) {
+		const ir_value *x = op->operands[k];
+		if (!is_tile(x->type))
+			continue;
+		tv *xt = tile_of(c, x);
+		if (!xt->buf) {
+			t->weight += xt->weight;
+			t->expensive |= xt->expensive;
+		}
+	}
+	put(c, v, t);
+	intptr_t uses = (intptr_t)ir_ptrmap_get(&c->uses, v);
+	if (t->weight > 48 || (t->expensive && uses > 1)) {
+		LLVMValueRef out = alloc_tile(c, v->type);
+		fill_from(c, out, v);
+		t->buf = out;
+	}
+}
+
+static bool writes_memory(const ir_op *op)
+{
+	if (ir_ops[op->code].traits & T_WRITE)
+		return true;
+	for (int r = 0; r < op->nregions; r++)
+		for (const ir_op *x = op->regions[r]->first; x; x = x->next)
+			if (writes_memory(x))
+				return true;
+	return false;
+}
+
+static bool uses_any(const ir_op *op, const ir_ptrmap *set)
+{
+	for (int k = 0; k < op->noperands; k++)
+		if (ir_ptrmap_get(set, op->operands[k]))
+			return true;
+	for (int r = 0; r < op->nregions; r++)
+		for (const ir_op *x = op->regions[r]->first; x; x = x->next)
+			if (uses_any(x, set))
+				return true;
+	return false;
+}
+
+/* A tile load may be evaluated lazily, fused into the loop of its consumer, when every
+ * value computed from it is used in the same block (not in a nested region) and no op
+ * that writes memory runs between the load and the last op of that chain. */
+static bool lazy_load_ok(const ir_op *ld)
+{
+	if (!is_tile(ld->results[0].type) || ld->operands[0]->type->kind != IR_TILE)
+		return false;
+	ir_ptrmap chain = {0};
+	const ir_op *last = NULL;
+	bool ok = true;
+	ir_ptrmap_put(&chain, &ld->results[0], (void *)1);
+	for (const ir_op *op = ld->next; op && ok; op = op->next) {
+		bool direct = false;
+		for (int k = 0; k < op->noperands; k++)
+			direct |= ir_ptrmap_get(&chain, op->operands[k]) != NULL;
+		bool nested = false;
+		for (int r = 0; r < op->nregions; r++)
+			for (const ir_op *x = op->regions[r]->first; x && !nested; x = x->next)
+				nested = uses_any(x, &chain);
+		if (nested)
+			ok = false;
+		if (direct) {
+			last = op;
+			for (int k = 0; k < op->nresults; k++)
+				ir_ptrmap_put(&chain, &op->results[k], (void *)1);
+		}
+	}
+	if (ok && last)
+		for (const ir_op *op = ld->next; op != last; op = op->next)
+			if (writes_memory(op)) {
+				ok = false;
+				break;
+			}
+	ir_ptrmap_free(&chain);
+	return ok && last;
+}
+
+/* Counts the uses of every value of block b (nested regions count as many uses). */
+static void count_uses(cg *c, const ir_block *b)
+{
+	for (const ir_op *op = b->first; op; op = op->next) {
+		for (int k = 0; k < op->noperands; k++) {
+			const ir_value *x = op->operands[k];
+			const ir_block *home = x->def ? x->def->parent : x->block;
+			intptr_t n = (intptr_t)ir_ptrmap_get(&c->uses, x);
+			n += home == b ? 1 : 100;
+			ir_ptrmap_put(&c->uses, x, (void *)n);
+		}
+		for (int r = 0; r < op->nregions; r++)
+			count_uses(c, op->regions[r]);
+	}
+}
+
+/* ---- element-wise ops ------------------------------------------------------------------- */
+
+static void lower_elementwise(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type;
+	LLVMValueRef a[4];
+	if (!is_tile(rt)) {
+		for (int k = 0; k < op->noperands; k++)
+			a[k] = get(c, op->operands[k]);
+		set(c, &op->results[0], cg_scalar_op(c, op, a, rt));
+		return;
+	}
+	define_lazy(c, op, 0);
+}
+
+/* ---- creation and shape ops -------------------------------------------------------------- */
+
+static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e)
+{
+	const ir_attr *v = ir_op_attr(op, "value");
+	if (!v)
+		cg_fail(c, op, "internal: constant without a value");
+	LLVMTypeRef t = cg_scalar_type(c, e);
+	if (ir_type_is_float(e)) {
+		double d = v->kind == IR_ATTR_FLOAT ? v->f : (double)v->i;
+		if (e->kind == IR_F8E4NV || e->kind == IR_F8E5)
+			cg_fail(c, op, "fp8 constants are not supported on CPU targets yet");
+		return LLVMConstReal(t, d);
+	}
+	return LLVMConstInt(t, (unsigned long long)(v->kind == IR_ATTR_FLOAT ? (int64_t)v->f : v->i), 1);
+}
+
+static void lower_constant(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type;
+	LLVMValueRef v = const_value(c, op, ir_type_elem(rt));
+	if (!is_tile(rt)) {
+		set(c, &op->results[0], v);
+		return;
+	}
+	define_lazy(c, op, 0);
+}
+
+/* Row-major strides of a shape. */
+static void strides_of(const ir_type *t, int64_t *st)
+{
+	int64_t s = 1;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		st[d] = s;
+		s *= t->shape[d];
+	}
+}
+
+/* Splits linear index i of shape t into per-dimension indices. */
+static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx)
+{
+	int64_t st[16];
+	strides_of(t, st);
+	for (int d = 0; d < t->rank; d++) {
+		LLVMValueRef q = LLVMBuildUDiv(c->b, i, cg_i64(c, st[d]), "");
+		idx[d] = t->shape[d] == 1 ? cg_i64(c, 0) : LLVMBuildURem(c->b, q, cg_i64(c, t->shape[d]), "");
+	}
+}
+
+static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
+{
+	LLVMValueRef s = cg_i64(c, 0);
+	for (int d = 0; d < rank; d++)
+		if (idx[d])
+			s = LLVMBuildAdd(c->b, s, LLVMBuildMul(c->b, idx[d], cg_i64(c, st[d]), ""), "");
+	return s;
+}
+
+static void lower_shape(cg *c, const ir_op *op)
+{
+	const ir_value *x = op->noperands ? op->operands[0] : NULL;
+	const ir_type *rt = op->results[0].type;
+	cgloop l;
+	LLVMValueRef i, out;
+	switch (op->code) {
+	case IR_OP_PROGRAM_ID:
+	case IR_OP_NUM_PROGRAMS: {
+		int64_t axis = ir_op_int(op, "axis", 0);
+		unsigned n = LLVMCountParams(c->fn);
+		unsigned base = n - 6 + (op->code == IR_OP_NUM_PROGRAMS ? 3 : 0);
+		set(c, &op->results[0], LLVMGetParam(c->fn, base + (unsigned)axis));
+		return;
+	}
+	case IR_OP_MAKE_RANGE:
+	case IR_OP_SPLAT:
+	case IR_OP_BROADCAST:
+	case IR_OP_TRANS:
+		define_lazy(c, op, 0);
+		return;
+	case IR_OP_EXPAND_DIMS:
+	case IR_OP_RESHAPE:
+	case IR_OP_MULTIPLE_OF:
+	case IR_OP_MAX_CONTIGUOUS:
+		/* the row-major element order is unchanged: share the operand's tile (or scalar) */
+		put(c, &op->results[0], ir_ptrmap_get(&c->vals, x));
+		return;
+	case IR_OP_JOIN: {
+		out = alloc_tile(c, rt);
+		i = loop_open(c, &l, numel(x->type));
+		LLVMValueRef two = LLVMBuildShl(c->b, i, cg_i64(c, 1), "");
+		store_elem(c, out, rt->elem, two, operand_elem(c, op->operands[0], i));
+		store_elem(c, out, rt->elem, LLVMBuildAdd(c->b, two, cg_i64(c, 1), ""),
+			   operand_elem(c, op->operands[1], i));
+		loop_close(c, &l);
+		set(c, &op->results[0], out);
+		return;
+	}
+	case IR_OP_SPLIT: {
+		const ir_type *ht = op->results[0].type;
+		LLVMValueRef o0 = is_tile(ht) ? alloc_tile(c, ht) : NULL;
+		LLVMValueRef o1 = is_tile(ht) ? alloc_tile(c, ht) : NULL;
+		if (!is_tile(ht)) {
+			set(c, &op->results[0], elem(c, x, cg_i64(c, 0)));
+			set(c, &op->results[1], elem(c, x, cg_i64(c, 1)));
+			return;
+		}
+		i = loop_open(c, &l, numel(ht));
+		LLVMValueRef two = LLVMBuildShl(c->b, i, cg_i64(c, 1), "");
+		store_elem(c, o0, ht->elem, i, elem(c, x, two));
+		store_elem(c, o1, ht->elem, i, elem(c, x, LLVMBuildAdd(c->b, two, cg_i64(c, 1), "")));
+		loop_close(c, &l);
+		set(c, &op->results[0], o0);
+		set(c, &op->results[1], o1);
+		return;
+	}
+	default:
+		cg_fail(c, op, "internal: not a shape op");
+	}
+}
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+/* How many consecutive elements along the last dimension the pointer tile advances by
+ * one element each (1 when unknown). Always divides the last dimension. */
+static int64_t contiguous_run(cg *c, const ir_value *ptrs)
+{
+	const ir_type *t = ptrs->type;
+	if (!c->ai || !is_tile(t))
+		return 1;
+	const axis_val *av = axis_lookup(c->ai, ptrs);
+	int64_t last = t->shape[t->rank - 1];
+	int64_t run = av->contiguity[t->rank - 1];
+	if (run < 1)
+		run = 1;
+	if (run > last)
+		run = last;
+	while (last % run)
+		run--;
+	return run;
+}
+
+/* A conditional block: positions the builder in `then` when cond holds; returns the join. */
+static LLVMBasicBlockRef cond_open(cg *c, LLVMValueRef cond)
+{
+	LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "then");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "join");
+	LLVMBuildCondBr(c->b, cond, then, join);
+	LLVMPositionBuilderAtEnd(c->b, then);
+	return join;
+}
+
+static void cond_close(cg *c, LLVMBasicBlockRef join)
+{
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+}
+
+/* Loads one element from p (of element type e) when m (may be NULL) holds, else other. */
+static LLVMValueRef masked_load(cg *c, LLVMValueRef p, const ir_type *e, LLVMValueRef m,
+				LLVMValueRef other, bool vol)
+{
+	LLVMTypeRef mt = cg_mem_type(c, e);
+	if (!m) {
+		LLVMValueRef v = LLVMBuildLoad2(c->b, mt, p, "");
+		if (vol)
+			LLVMSetVolatile(v, 1);
+		return e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
+	}
+	LLVMValueRef dflt = other ? other : LLVMConstNull(mt);
+	if (other && e->kind == IR_I1)
+		dflt = LLVMBuildZExt(c->b, other, c->t_i8, "");
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef join = cond_open(c, m);
+	LLVMBasicBlockRef then = LLVMGetInsertBlock(c->b);
+	LLVMValueRef v = LLVMBuildLoad2(c->b, mt, p, "");
+	if (vol)
+		LLVMSetVolatile(v, 1);
+	cond_close(c, join);
+	LLVMValueRef phi = LLVMBuildPhi(c->b, mt, "");
+	LLVMValueRef vals[2] = {v, dflt};
+	LLVMBasicBlockRef bbs[2] = {then, pre};
+	LLVMAddIncoming(phi, vals, bbs, 2);
+	return e->kind == IR_I1 ? LLVMBuildTrunc(c->b, phi, c->t_i1, "") : phi;
+}
+
+static void masked_store(cg *c, LLVMValueRef p, const ir_type *e, LLVMValueRef m, LLVMValueRef v)
+{
+	if (e->kind == IR_I1)
+		v = LLVMBuildZExt(c->b, v, c->t_i8, "");
+	if (!m) {
+		LLVMBuildStore(c->b, v, p);
+		return;
+	}
+	LLVMBasicBlockRef join = cond_open(c, m);
+	LLVMBuildStore(c->b, v, p);
+	cond_close(c, join);
+}
+
+/* Block pointers are small structs in memory: base, shape[r], strides[r], offsets[r]. */
+static LLVMTypeRef bptr_type(cg *c, int rank)
+{
+	LLVMTypeRef f[4] = {c->t_ptr, LLVMArrayType2(c->t_i64, (uint64_t)rank),
+			    LLVMArrayType2(c->t_i64, (uint64_t)rank), LLVMArrayType2(c->t_i32, (uint64_t)rank)};
+	return LLVMStructTypeInContext(c->ctx, f, 4, 0);
+}
+
+static LLVMValueRef bptr_field(cg *c, LLVMValueRef bp, int rank, unsigned field, int d)
+{
+	LLVMTypeRef st = bptr_type(c, rank);
+	LLVMValueRef idx[3] = {cg_i32(c, 0), cg_i32(c, field), cg_i32(c, d)};
+	return LLVMBuildGEP2(c->b, st, bp, idx, field == 0 ? 2 : 3, "");
+}
+
+static LLVMValueRef alloc_bptr(cg *c, int rank)
+{
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->b);
+	LLVMValueRef term = LLVMGetBasicBlockTerminator(c->entry);
+	if (term)
+		LLVMPositionBuilderBefore(c->b, term);
+	else
+		LLVMPositionBuilderAtEnd(c->b, c->entry);
+	LLVMValueRef a = LLVMBuildAlloca(c->b, bptr_type(c, rank), "bptr");
+	LLVMPositionBuilderAtEnd(c->b, cur);
+	return a;
+}
+
+static void lower_block_ptr(cg *c, const ir_op *op)
+{
+	const ir_type *tt = op->results[0].type->elem;
+	int r = tt->rank;
+	LLVMValueRef bp = alloc_bptr(c, r);
+	if (op->code == IR_OP_MAKE_BLOCK_PTR) {
+		LLVMBuildStore(c->b, get(c, op->operands[0]), bptr_field(c, bp, r, 0, 0));
+		for (int d = 0; d < r; d++) {
+			LLVMBuildStore(c->b, get(c, op->operands[1 + d]), bptr_field(c, bp, r, 1, d));
+			LLVMBuildStore(c->b, get(c, op->operands[1 + r + d]), bptr_field(c, bp, r, 2, d));
+			LLVMBuildStore(c->b, get(c, op->operands[1 + 2 * r + d]), bptr_field(c, bp, r, 3, d));
+		}
+	} else { /* advance: read everything first, then write (bp may be the source) */
+		LLVMValueRef src = get(c, op->operands[0]);
+		LLVMTypeRef st = bptr_type(c, r);
+		LLVMValueRef whole = LLVMBuildLoad2(c->b, st, src, "");
+		for (int d = 0; d < r; d++) {
+			unsigned off_idx[2] = {3, (unsigned)d};
+			LLVMValueRef o = LLVMBuildExtractValue(c->b, LLVMBuildExtractValue(c->b, whole, off_idx[0], ""),
+							       off_idx[1], "");
+			o = LLVMBuildAdd(c->b, o, get(c, op->operands[1 + d]), "");
+			LLVMValueRef arr = LLVMBuildExtractValue(c->b, whole, 3, "");
+			arr = LLVMBuildInsertValue(c->b, arr, o, (unsigned)d, "");
+			whole = LLVMBuildInsertValue(c->b, whole, arr, 3, "");
+		}
+		LLVMBuildStore(c->b, whole, bp);
+	}
+	set(c, &op->results[0], bp);
+}
+
+static bool has_int(const ir_attr *a, int64_t v)
+{
+	for (int i = 0; a && i < a->ints.n; i++)
+		if (a->ints.v[i] == v)
+			return true;
+	return false;
+}
+
+/* Address and in-bounds flag of element i of a block-pointer tile access. */
+static LLVMValueRef bptr_addr(cg *c, const ir_op *op, LLVMValueRef bp, const ir_type *tt,
+			      LLVMValueRef i, LLVMValueRef *inb)
+{
+	int r = tt->rank;
+	const ir_attr *bc = ir_op_attr(op, "boundary_check");
+	LLVMValueRef idx[16];
+	unflatten(c, tt, i, idx);
+	LLVMValueRef base = LLVMBuildLoad2(c->b, c->t_ptr, bptr_field(c, bp, r, 0, 0), "");
+	LLVMValueRef off = cg_i64(c, 0);
+	*inb = NULL;
+	for (int d = 0; d < r; d++) {
+		LLVMValueRef o = LLVMBuildSExt(c->b, LLVMBuildLoad2(c->b, c->t_i32, bptr_field(c, bp, r, 3, d), ""),
+					       c->t_i64, "");
+		LLVMValueRef pos = LLVMBuildAdd(c->b, o, idx[d], "");
+		LLVMValueRef stride = LLVMBuildLoad2(c->b, c->t_i64, bptr_field(c, bp, r, 2, d), "");
+		off = LLVMBuildAdd(c->b, off, LLVMBuildMul(c->b, pos, stride, ""), "");
+		if (has_int(bc, d)) {
+			LLVMValueRef shape = LLVMBuildLoad2(c->b, c->t_i64, bptr_field(c, bp, r, 1, d), "");
+			LLVMValueRef ok = LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntSGE, pos, cg_i64(c, 0), ""),
+						       LLVMBuildICmp(c->b, LLVMIntSLT, pos, shape, ""), "");
+			*inb = *inb ? LLVMBuildAnd(c->b, *inb, ok, "") : ok;
+		}
+	}
+	return LLVMBuildGEP2(c->b, cg_mem_type(c, tt->elem), base, &off, 1, "");
+}
+
+static void lower_load(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0];
+	const ir_value *m = op->noperands > 1 ? op->operands[1] : NULL;
+	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *rt = op->results[0].type;
+	const ir_type *e = ir_type_elem(rt);
+	bool vol = ir_op_int(op, "volatile", 0) != 0;
+	cgloop l;
+	if (ir_type_elem(p->type)->kind == IR_PTR && ir_type_elem(p->type)->elem->kind == IR_TILE &&
+	    !is_tile(p->type)) {
+		/* block pointer */
+		const ir_type *tt = p->type->elem;
+		const char *pad = NULL;
+		const ir_attr *pa = ir_op_attr(op, "padding");
+		if (pa && pa->kind == IR_ATTR_STR)
+			pad = pa->s;
+		LLVMValueRef out = alloc_tile(c, rt);
+		LLVMValueRef i = loop_open(c, &l, numel(rt));
+		LLVMValueRef inb;
+		LLVMValueRef addr = bptr_addr(c, op, get(c, p), tt, i, &inb);
+		LLVMValueRef dflt = NULL;
+		if (inb && pad && !strcmp(pad, "nan") && ir_type_is_float(e))
+			dflt = LLVMConstReal(cg_scalar_type(c, e), __builtin_nan(""));
+		store_elem(c, out, e, i, masked_load(c, addr, e, inb, dflt, vol));
+		loop_close(c, &l);
+		set(c, &op->results[0], out);
+		return;
+	}
+	if (!is_tile(rt)) {
+		LLVMValueRef mv = m ? get(c, m) : NULL;
+		set(c, &op->results[0], masked_load(c, get(c, p), e, mv, o ? get(c, o) : NULL, vol));
+		return;
+	}
+	/* lazily only when the pointers are computed (affine in the index, so LLVM sees the
+	 * contiguity); pointers read from a buffer take the run-based loop below */
+	if (!tile_of(c, p)->buf && lazy_load_ok(op)) {
+		define_lazy(c, op, 0);
+		return;
+	}
+	LLVMValueRef out = alloc_tile(c, rt);
+	int64_t run = contiguous_run(c, p);
+	if (run > 1) {
+		/* runs of consecutive addresses: one base pointer per run */
+		cgloop outer, inner;
+		LLVMValueRef r = loop_open(c, &outer, numel(rt) / run);
+		LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMValueRef base = elem(c, p, first);
+		LLVMValueRef j = loop_open(c, &inner, run);
+		LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
+		LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
+		LLVMValueRef mv = m ? operand_elem(c, m, i) : NULL;
+		LLVMValueRef ov = o ? operand_elem(c, o, i) : NULL;
+		store_elem(c, out, e, i, masked_load(c, addr, e, mv, ov, vol));
+		loop_close(c, &inner);
+		loop_close(c, &outer);
+	} else {
+		LLVMValueRef i = loop_open(c, &l, numel(rt));
+		LLVMValueRef addr = operand_elem(c, p, i);
+		LLVMValueRef mv = m ? operand_elem(c, m, i) : NULL;
+		LLVMValueRef ov = o ? operand_elem(c, o, i) : NULL;
+		store_elem(c, out, e, i, masked_load(c, addr, e, mv, ov, vol));
+		loop_close(c, &l);
+	}
+	set(c, &op->results[0], out);
+}
+
+static void lower_store(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0], *v = op->operands[1];
+	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
+	cgloop l;
+	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
+		const ir_type *tt = p->type->elem;
+		LLVMValueRef i = loop_open(c, &l, numel(tt));
+		LLVMValueRef inb;
+		LLVMValueRef addr = bptr_addr(c, op, get(c, p), tt, i, &inb);
+		masked_store(c, addr, tt->elem, inb, operand_elem(c, v, i));
+		loop_close(c, &l);
+		return;
+	}
+	const ir_type *e = ir_type_elem(v->type);
+	if (!is_tile(p->type)) {
+		masked_store(c, get(c, p), e, m ? get(c, m) : NULL, get(c, v));
+		return;
+	}
+	int64_t run = contiguous_run(c, p);
+	if (run > 1) {
+		cgloop outer, inner;
+		LLVMValueRef r = loop_open(c, &outer, numel(p->type) / run);
+		LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMValueRef base = elem(c, p, first);
+		LLVMValueRef j = loop_open(c, &inner, run);
+		LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
+		LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
+		masked_store(c, addr, e, m ? operand_elem(c, m, i) : NULL, operand_elem(c, v, i));
+		loop_close(c, &inner);
+		loop_close(c, &outer);
+		return;
+	}
+	LLVMValueRef i = loop_open(c, &l, numel(p->type));
+	masked_store(c, operand_elem(c, p, i), e, m ? operand_elem(c, m, i) : NULL, operand_elem(c, v, i));
+	loop_close(c, &l);
+}
+
+static LLVMAtomicOrdering ordering(const ir_op *op)
+{
+	const ir_attr *a = ir_op_attr(op, "sem");
+	const char *s = a && a->kind == IR_ATTR_STR ? a->s : "acq_rel";
+	if (!strcmp(s, "relaxed"))
+		return LLVMAtomicOrderingMonotonic;
+	if (!strcmp(s, "acquire"))
+		return LLVMAtomicOrderingAcquire;
+	if (!strcmp(s, "release"))
+		return LLVMAtomicOrderingRelease;
+	return LLVMAtomicOrderingAcquireRelease;
+}
+
+static LLVMValueRef atomic_one(cg *c, const ir_op *op, LLVMValueRef p, LLVMValueRef m,
+			       LLVMValueRef *vals, const ir_type *e)
+{
+	LLVMAtomicOrdering ord = ordering(op);
+	LLVMTypeRef mt = cg_mem_type(c, e);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b), join = NULL, then = pre;
+	if (m) {
+		join = cond_open(c, m);
+		then = LLVMGetInsertBlock(c->b);
+	}
+	LLVMValueRef r;
+	if (op->code == IR_OP_ATOMIC_CAS) {
+		LLVMValueRef cmp = vals[0], nv = vals[1];
+		LLVMTypeRef it = mt;
+		if (ir_type_is_float(e)) {
+			it = LLVMIntTypeInContext(c->ctx, (unsigned)ir_type_bits(e));
+			cmp = LLVMBuildBitCast(c->b, cmp, it, "");
+			nv = LLVMBuildBitCast(c->b, nv, it, "");
+		}
+		LLVMValueRef x = LLVMBuildAtomicCmpXchg(c->b, p, cmp, nv, ord,
+							ord == LLVMAtomicOrderingAcquireRelease
+							    ? LLVMAtomicOrderingAcquire
+							    : ord == LLVMAtomicOrderingRelease
+								  ? LLVMAtomicOrderingMonotonic
+								  : ord,
+							0);
+		r = LLVMBuildExtractValue(c->b, x, 0, "");
+		if (it != mt)
+			r = LLVMBuildBitCast(c->b, r, mt, "");
+	} else {
+		const ir_attr *k = ir_op_attr(op, "kind");
+		const char *kind = k && k->kind == IR_ATTR_STR ? k->s : "add";
+		bool fl = ir_type_is_float(e);
+		LLVMAtomicRMWBinOp bop;
+		if (!strcmp(kind, "add")) bop = LLVMAtomicRMWBinOpAdd;
+		else if (!strcmp(kind, "fadd")) bop = LLVMAtomicRMWBinOpFAdd;
+		else if (!strcmp(kind, "max")) bop = fl ? LLVMAtomicRMWBinOpFMax : LLVMAtomicRMWBinOpMax;
+		else if (!strcmp(kind, "min")) bop = fl ? LLVMAtomicRMWBinOpFMin : LLVMAtomicRMWBinOpMin;
+		else if (!strcmp(kind, "umax")) bop = LLVMAtomicRMWBinOpUMax;
+		else if (!strcmp(kind, "umin")) bop = LLVMAtomicRMWBinOpUMin;
+		else if (!strcmp(kind, "and")) bop = LLVMAtomicRMWBinOpAnd;
+		else if (!strcmp(kind, "or")) bop = LLVMAtomicRMWBinOpOr;
+		else if (!strcmp(kind, "xor")) bop = LLVMAtomicRMWBinOpXor;
+		else bop = LLVMAtomicRMWBinOpXchg;
+		r = LLVMBuildAtomicRMW(c->b, bop, p, vals[0], ord, 0);
+	}
+	if (!m)
+		return r;
+	cond_close(c, join);
+	LLVMValueRef phi = LLVMBuildPhi(c->b, mt, "");
+	LLVMValueRef vv[2] = {r, LLVMConstNull(mt)};
+	LLVMBasicBlockRef bb[2] = {then, pre};
+	LLVMAddIncoming(phi, vv, bb, 2);
+	return phi;
+}
+
+static void lower_atomic(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0];
+	bool cas = op->code == IR_OP_ATOMIC_CAS;
+	int nv = cas ? 2 : 1;
+	const ir_value *m = !cas && op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
+	LLVMValueRef vals[2];
+	if (!is_tile(rt)) {
+		for (int k = 0; k < nv; k++)
+			vals[k] = get(c, op->operands[1 + k]);
+		set(c, &op->results[0], atomic_one(c, op, get(c, p), m ? get(c, m) : NULL, vals, e));
+		return;
+	}
+	LLVMValueRef out = alloc_tile(c, rt);
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(rt));
+	for (int k = 0; k < nv; k++)
+		vals[k] = operand_elem(c, op->operands[1 + k], i);
+	LLVMValueRef r = atomic_one(c, op, operand_elem(c, p, i), m ? operand_elem(c, m, i) : NULL, vals, e);
+	LLVMBuildStore(c->b, r, elem_ptr(c, out, e, i));
+	loop_close(c, &l);
+	set(c, &op->results[0], out);
+}
+
+/* ---- regions, reductions, scans ---------------------------------------------------------- */
+
+static void lower_block(cg *c, const ir_block *b);
+static const ir_op *terminator(const ir_block *b)
+{
+	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
+}
+
+/* Runs a combine region on scalar inputs (2n block arguments); writes n results. */
+static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
+{
+	for (int k = 0; k < n2; k++)
+		set(c, region->args[k], in[k]);
+	bool saved = c->reassoc;
+	c->reassoc = true;
+	lower_block(c, region);
+	c->reassoc = saved;
+	const ir_op *y = terminator(region);
+	for (int k = 0; y && k < y->noperands; k++)
+		out[k] = get(c, y->operands[k]);
+}
+
+static void lower_reduce_scan(cg *c, const ir_op *op)
+{
+	int n = op->noperands;
+	int64_t axis = ir_op_int(op, "axis", 0);
+	bool scan = op->code == IR_OP_SCAN, reverse = scan && ir_op_int(op, "reverse", 0);
+	const ir_type *t = op->operands[0]->type;
+	if (n > 8)
+		cg_fail(c, op, "reductions of more than 8 operands are not supported");
+	int64_t outer = 1, inner = 1, K = t->shape[axis];
+	for (int d = 0; d < axis; d++)
+		outer *= t->shape[d];
+	for (int d = (int)axis + 1; d < t->rank; d++)
+		inner *= t->shape[d];
+	const ir_block *region = op->regions[0];
+	LLVMValueRef out_bufs[8];
+	const ir_type *et[8];
+	for (int k = 0; k < n; k++) {
+		et[k] = op->operands[k]->type->elem;
+		/* reductions accumulate into a buffer of outer*inner elements */
+		const ir_type *rt = op->results[k].type;
+		out_bufs[k] = alloc_tile(c, is_tile(rt) ? rt : ir_type_tile(c->f->module->ctx, rt, 1, (int64_t[]){1}));
+	}
+	LLVMValueRef acc[8], x[16], r[8];
+	cgloop lo, lk, li;
+	LLVMValueRef o = loop_open(c, &lo, outer);
+	LLVMValueRef obase = LLVMBuildMul(c->b, o, cg_i64(c, K * inner), "");
+	LLVMValueRef rbase = LLVMBuildMul(c->b, o, cg_i64(c, scan ? K * inner : inner), "");
+	if (inner == 1) {
+		/* reducing (or scanning) the last dimension: a scalar accumulator per operand */
+		int64_t k0 = reverse ? K - 1 : 0;
+		for (int k = 0; k < n; k++) {
+			acc[k] = elem(c, op->operands[k], LLVMBuildAdd(c->b, obase, cg_i64(c, k0), ""));
+			if (scan)
+				store_elem(c, out_bufs[k], et[k], LLVMBuildAdd(c->b, rbase, cg_i64(c, k0), ""), acc[k]);
+		}
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		LLVMValueRef kk = loop_open_range(c, &lk, cg_i64(c, 1), cg_i64(c, K));
+		LLVMValueRef phis[8];
+		for (int k = 0; k < n; k++) {
+			/* the accumulators are phis in the loop header */
+			LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
+			LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
+			phis[k] = LLVMBuildPhi(c->b, cg_scalar_type(c, et[k]), "acc");
+			LLVMAddIncoming(phis[k], &acc[k], &pre, 1);
+			LLVMPositionBuilderAtEnd(c->b, body);
+		}
+		LLVMValueRef pos = reverse ? LLVMBuildSub(c->b, cg_i64(c, K - 1), kk, "") : kk;
+		for (int k = 0; k < n; k++) {
+			x[k] = phis[k];
+			x[n + k] = elem(c, op->operands[k], LLVMBuildAdd(c->b, obase, pos, ""));
+		}
+		combine(c, region, x, 2 * n, r);
+		for (int k = 0; k < n; k++) {
+			if (scan)
+				store_elem(c, out_bufs[k], et[k], LLVMBuildAdd(c->b, rbase, pos, ""), r[k]);
+			LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+			LLVMAddIncoming(phis[k], &r[k], &latch, 1);
+		}
+		loop_close(c, &lk);
+		if (!scan)
+			for (int k = 0; k < n; k++)
+				store_elem(c, out_bufs[k], et[k], o, phis[k]);
+	} else {
+		/* an inner dimension remains: element-wise over it, which vectorizes */
+		int64_t k0 = reverse ? K - 1 : 0;
+		LLVMValueRef ii = loop_open(c, &li, inner);
+		for (int k = 0; k < n; k++)
+			store_elem(c, out_bufs[k], et[k],
+				   LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, rbase, cg_i64(c, scan ? k0 * inner : 0), ""), ii, ""),
+				   elem(c, op->operands[k],
+					LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, obase, cg_i64(c, k0 * inner), ""), ii, "")));
+		loop_close(c, &li);
+		LLVMValueRef kk = loop_open_range(c, &lk, cg_i64(c, 1), cg_i64(c, K));
+		LLVMValueRef pos = reverse ? LLVMBuildSub(c->b, cg_i64(c, K - 1), kk, "") : kk;
+		LLVMValueRef prev = reverse ? LLVMBuildAdd(c->b, pos, cg_i64(c, 1), "") : LLVMBuildSub(c->b, pos, cg_i64(c, 1), "");
+		ii = loop_open(c, &li, inner);
+		LLVMValueRef src = LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, obase, LLVMBuildMul(c->b, pos, cg_i64(c, inner), ""), ""), ii, "");
+		LLVMValueRef dst = scan ? LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, rbase, LLVMBuildMul(c->b, pos, cg_i64(c, inner), ""), ""), ii, "")
+					: LLVMBuildAdd(c->b, rbase, ii, "");
+		LLVMValueRef accp = scan ? LLVMBuildAdd(c->b, LLVMBuildAdd(c->b, rbase, LLVMBuildMul(c->b, prev, cg_i64(c, inner), ""), ""), ii, "")
+					 : dst;
+		for (int k = 0; k < n; k++) {
+			x[k] = load_elem(c, out_bufs[k], et[k], accp);
+			x[n + k] = elem(c, op->operands[k], src);
+		}
+		combine(c, region, x, 2 * n, r);
+		for (int k = 0; k < n; k++)
+			store_elem(c, out_bufs[k], et[k], dst, r[k]);
+		loop_close(c, &li);
+		loop_close(c, &lk);
+	}
+	loop_close(c, &lo);
+	for (int k = 0; k < n; k++) {
+		const ir_type *rt = op->results[k].type;
+		if (is_tile(rt))
+			set(c, &op->results[k], out_bufs[k]);
+		else
+			set(c, &op->results[k], load_elem(c, out_bufs[k], rt, cg_i64(c, 0)));
+	}
+}
+
+/* ---- dot: a register-tiled micro-kernel ---------------------------------------------------- */
+
+/* Converts a tile to the compute type (f32, f64 or i32) into a new buffer. */
+static LLVMValueRef to_compute(cg *c, const ir_op *op, const ir_value *v, const ir_type *ct)
+{
+	const ir_type *t = v->type;
+	tv *tt = tile_of(c, v);
+	if (t->elem == ct && tt->buf)
+		return tt->buf;
+	const ir_type *nt = ir_type_with_elem(c->f->module->ctx, t, ct);
+	LLVMValueRef out = alloc_tile(c, nt);
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(t));
+	LLVMValueRef x = elem(c, v, i);
+	if (t->elem != ct) {
+		ir_op conv = {0};
+		if (ir_type_is_float(ct))
+			conv.code = ir_type_is_float(t->elem)
+					? (ir_type_bits(t->elem) < ir_type_bits(ct) || t->elem->kind == IR_F8E4NV ||
+							   t->elem->kind == IR_F8E5
+						   ? IR_OP_EXTF
+						   : IR_OP_TRUNCF)
+					: IR_OP_ITOF;
+		else
+			conv.code = ir_type_bits(t->elem) < 32 ? IR_OP_EXTI
+				    : ir_type_bits(t->elem) > 32 ? IR_OP_TRUNCI : IR_OP_BITCAST;
+		conv.loc = op->loc;
+		x = cg_convert(c, &conv, x, t->elem, ct);
+	}
+	store_elem(c, out, ct, i, x);
+	loop_close(c, &l);
+	return out;
+}
+
+static void lower_dot(cg *c, const ir_op *op)
+{
+	const ir_type *at = op->operands[0]->type;
+	const ir_type *rt = op->results[0].type;
+	ir_context *ctx = c->f->module->ctx;
+	bool batched = rt->rank == 3;
+	int64_t B = batched ? rt->shape[0] : 1;
+	int64_t M = rt->shape[rt->rank - 2], N = rt->shape[rt->rank - 1], K = at->shape[at->rank - 1];
+	const ir_type *re = rt->elem;
+	const ir_type *ct = ir_type_is_float(re) ? ir_type_scalar(ctx, re->kind == IR_F64 ? IR_F64 : IR_F32)
+						 : ir_type_scalar(ctx, IR_I32);
+	bool fl = ir_type_is_float(ct);
+	LLVMValueRef A = to_compute(c, op, op->operands[0], ct);
+	LLVMValueRef Bm = to_compute(c, op, op->operands[1], ct);
+	LLVMValueRef C = to_compute(c, op, op->operands[2], ct);
+	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);
+	LLVMValueRef out = alloc_tile(c, outt);
+	copy_tile(c, out, C, outt);
+
+	LLVMTypeRef st = cg_scalar_type(c, ct);
+	int ebytes = ir_type_bits(ct) / 8;
+	int64_t vw = c->vec_bytes / ebytes;
+	if (vw > N)
+		vw = N;
+	if (vw < 1)
+		vw = 1;
+	int64_t nv = N / vw >= 2 ? 2 : 1; /* vectors per row of the register tile */
+	int64_t mr = M >= 4 ? 4 : M;
+	LLVMTypeRef vt = LLVMVectorType(st, (unsigned)vw);
+	LLVMTypeRef fmaty = NULL;
+	LLVMValueRef fmaf = fl ? cg_intrinsic(c, "llvm.fma", &vt, 1, &fmaty) : NULL;
+
+	cgloop lb, lm, ln, lk;
+	LLVMValueRef bi = loop_open(c, &lb, B);
+	LLVMValueRef aoff = LLVMBuildMul(c->b, bi, cg_i64(c, M * K), "");
+	LLVMValueRef boff = LLVMBuildMul(c->b, bi, cg_i64(c, K * N), "");
+	LLVMValueRef coff = LLVMBuildMul(c->b, bi, cg_i64(c, M * N), "");
+	LLVMValueRef m0 = LLVMBuildMul(c->b, loop_open(c, &lm, M / mr), cg_i64(c, mr), "");
+	LLVMValueRef n0 = LLVMBuildMul(c->b, loop_open(c, &ln, N / (vw * nv)), cg_i64(c, vw * nv), "");
+	LLVMValueRef accp[4][2], acc0[4][2];
+	for (int r = 0; r < mr; r++)
+		for (int v = 0; v < nv; v++) {
+			LLVMValueRef idx = LLVMBuildAdd(c->b, coff,
+							LLVMBuildAdd(c->b, LLVMBuildMul(c->b, LLVMBuildAdd(c->b, m0, cg_i64(c, r), ""), cg_i64(c, N), ""),
+								     LLVMBuildAdd(c->b, n0, cg_i64(c, v * vw), ""), ""), "");
+			accp[r][v] = LLVMBuildGEP2(c->b, st, out, &idx, 1, "");
+			acc0[r][v] = LLVMBuildLoad2(c->b, vt, accp[r][v], "");
+			LLVMSetAlignment(acc0[r][v], (unsigned)ebytes);
+		}
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMValueRef k = loop_open(c, &lk, K);
+	LLVMValueRef phi[4][2];
+	LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
+	LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
+	for (int r = 0; r < mr; r++)
+		for (int v = 0; v < nv; v++) {
+			phi[r][v] = LLVMBuildPhi(c->b, vt, "acc");
+			LLVMAddIncoming(phi[r][v], &acc0[r][v], &pre, 1);
+		}
+	LLVMPositionBuilderAtEnd(c->b, body);
+	LLVMValueRef bv[2];
+	for (int v = 0; v < nv; v++) {
+		LLVMValueRef idx = LLVMBuildAdd(c->b, boff,
+						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, k, cg_i64(c, N), ""),
+							     LLVMBuildAdd(c->b, n0, cg_i64(c, v * vw), ""), ""), "");
+		bv[v] = LLVMBuildLoad2(c->b, vt, LLVMBuildGEP2(c->b, st, Bm, &idx, 1, ""), "");
+		LLVMSetAlignment(bv[v], (unsigned)ebytes);
+	}
+	LLVMValueRef nacc[4][2];
+	for (int r = 0; r < mr; r++) {
+		LLVMValueRef idx = LLVMBuildAdd(c->b, aoff,
+						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, LLVMBuildAdd(c->b, m0, cg_i64(c, r), ""), cg_i64(c, K), ""), k, ""), "");
+		LLVMValueRef a = LLVMBuildLoad2(c->b, st, LLVMBuildGEP2(c->b, st, A, &idx, 1, ""), "");
+		LLVMValueRef av = LLVMBuildInsertElement(c->b, LLVMGetPoison(vt), a, cg_i32(c, 0), "");
+		av = LLVMBuildShuffleVector(c->b, av, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(c->t_i32, (unsigned)vw)), "");
+		for (int v = 0; v < nv; v++) {
+			if (fl) {
+				LLVMValueRef args[3] = {av, bv[v], phi[r][v]};
+				nacc[r][v] = LLVMBuildCall2(c->b, fmaty, fmaf, args, 3, "");
+			} else {
+				nacc[r][v] = LLVMBuildAdd(c->b, phi[r][v], LLVMBuildMul(c->b, av, bv[v], ""), "");
+			}
+		}
+	}
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	for (int r = 0; r < mr; r++)
+		for (int v = 0; v < nv; v++)
+			LLVMAddIncoming(phi[r][v], &nacc[r][v], &latch, 1);
+	loop_close(c, &lk);
+	for (int r = 0; r < mr; r++)
+		for (int v = 0; v < nv; v++) {
+			LLVMValueRef s = LLVMBuildStore(c->b, phi[r][v], accp[r][v]);
+			LLVMSetAlignment(s, (unsigned)ebytes);
+		}
+	loop_close(c, &ln);
+	loop_close(c, &lm);
+	loop_close(c, &lb);
+	if (re != ct) {
+		LLVMValueRef fin = alloc_tile(c, rt);
+		cgloop l;
+		LLVMValueRef i = loop_open(c, &l, numel(rt));
+		ir_op conv = {.code = fl ? (ir_type_bits(re) < ir_type_bits(ct) ? IR_OP_TRUNCF : IR_OP_EXTF) : IR_OP_TRUNCI,
+			      .loc = op->loc};
+		store_elem(c, fin, re, i, cg_convert(c, &conv, load_elem(c, out, ct, i), ct, re));
+		loop_close(c, &l);
+		out = fin;
+	}
+	set(c, &op->results[0], out);
+}
+
+/* ---- structured control flow ------------------------------------------------------------- */
+
+/* Copies yielded values into destination buffers as one parallel assignment. */
+static void yield_into(cg *c, const ir_op *y, LLVMValueRef *dst, const ir_type *const *types, int n)
+{
+	LLVMValueRef tmp[256];
+	for (int k = 0; k < n; k++) {
+		tmp[k] = NULL;
+		if (!is_tile(types[k]))
+			continue;
+		LLVMValueRef src = get(c, y->operands[k]);
+		for (int j = 0; j < n; j++)
+			if (j != k && dst[j] == src) {
+				tmp[k] = alloc_tile(c, types[k]);
+				copy_tile(c, tmp[k], src, types[k]);
+			}
+	}
+	for (int k = 0; k < n; k++)
+		if (is_tile(types[k]))
+			copy_tile(c, dst[k], tmp[k] ? tmp[k] : get(c, y->operands[k]), types[k]);
+}
+
+static void lower_for(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	const ir_block *body = op->regions[0];
+	LLVMValueRef lb = get(c, op->operands[0]), ub = get(c, op->operands[1]), step = get(c, op->operands[2]);
+	const ir_type *it = op->operands[0]->type;
+	bool sgn = ir_type_is_signed(it);
+	LLVMValueRef carry[256];
+	const ir_type *types[256];
+	for (int k = 0; k < n; k++) {
+		types[k] = op->results[k].type;
+		LLVMValueRef init = get(c, op->operands[3 + k]);
+		if (is_tile(types[k])) {
+			carry[k] = alloc_tile(c, types[k]);
+			copy_tile(c, carry[k], init, types[k]);
+		} else {
+			carry[k] = init;
+		}
+	}
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, head);
+	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
+	LLVMAddIncoming(iv, &lb, &pre, 1);
+	LLVMValueRef phis[256];
+	for (int k = 0; k < n; k++)
+		if (!is_tile(types[k])) {
+			phis[k] = LLVMBuildPhi(c->b, cg_scalar_type(c, types[k]), "");
+			LLVMAddIncoming(phis[k], &carry[k], &pre, 1);
+		}
+	/* Python's range: up while step > 0, down while step < 0 */
+	LLVMValueRef up = LLVMBuildICmp(c->b, sgn ? LLVMIntSLT : LLVMIntULT, iv, ub, "");
+	LLVMValueRef cond = up;
+	if (sgn) {
+		LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, iv, ub, "");
+		LLVMValueRef pos = LLVMBuildICmp(c->b, LLVMIntSGT, step, LLVMConstNull(LLVMTypeOf(step)), "");
+		cond = LLVMBuildSelect(c->b, pos, up, down, "");
+	}
+	LLVMBuildCondBr(c->b, cond, bb, done);
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	set(c, body->args[0], iv);
+	for (int k = 0; k < n; k++)
+		set(c, body->args[1 + k], is_tile(types[k]) ? carry[k] : phis[k]);
+	lower_block(c, body);
+	const ir_op *y = terminator(body);
+	yield_into(c, y, carry, types, n);
+	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	LLVMAddIncoming(iv, &next, &latch, 1);
+	for (int k = 0; k < n; k++)
+		if (!is_tile(types[k])) {
+			LLVMValueRef v = get(c, y->operands[k]);
+			LLVMAddIncoming(phis[k], &v, &latch, 1);
+		}
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, done);
+	for (int k = 0; k < n; k++)
+		set(c, &op->results[k], is_tile(types[k]) ? carry[k] : phis[k]);
+}
+
+static void lower_if(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	LLVMValueRef cond = get(c, op->operands[0]);
+	LLVMValueRef res[256];
+	const ir_type *types[256];
+	for (int k = 0; k < n; k++) {
+		types[k] = op->results[k].type;
+		res[k] = is_tile(types[k]) ? alloc_tile(c, types[k]) : NULL;
+	}
+	LLVMBasicBlockRef arms[2] = {LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.then"),
+				     LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.else")};
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.join");
+	LLVMBuildCondBr(c->b, cond, arms[0], arms[1]);
+	LLVMValueRef sv[2][256];
+	LLVMBasicBlockRef ends[2];
+	for (int a = 0; a < 2; a++) {
+		LLVMPositionBuilderAtEnd(c->b, arms[a]);
+		lower_block(c, op->regions[a]);
+		const ir_op *y = terminator(op->regions[a]);
+		yield_into(c, y, res, types, n);
+		for (int k = 0; k < n; k++)
+			if (!is_tile(types[k]))
+				sv[a][k] = get(c, y->operands[k]);
+		ends[a] = LLVMGetInsertBlock(c->b);
+		LLVMBuildBr(c->b, join);
+	}
+	LLVMPositionBuilderAtEnd(c->b, join);
+	for (int k = 0; k < n; k++) {
+		if (is_tile(types[k])) {
+			set(c, &op->results[k], res[k]);
+			continue;
+		}
+		LLVMValueRef phi = LLVMBuildPhi(c->b, cg_scalar_type(c, types[k]), "");
+		LLVMValueRef vals[2] = {sv[0][k], sv[1][k]};
+		LLVMAddIncoming(phi, vals, ends, 2);
+		set(c, &op->results[k], phi);
+	}
+}
+
+static void lower_while(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	const ir_block *before = op->regions[0], *after = op->regions[1];
+	LLVMValueRef carry[256], res[256];
+	const ir_type *types[256];
+	for (int k = 0; k < n; k++) {
+		types[k] = op->results[k].type;
+		LLVMValueRef init = get(c, op->operands[k]);
+		if (is_tile(types[k])) {
+			carry[k] = alloc_tile(c, types[k]);
+			copy_tile(c, carry[k], init, types[k]);
+			res[k] = alloc_tile(c, types[k]);
+		} else {
+			carry[k] = init;
+		}
+	}
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while");
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while.done");
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, head);
+	LLVMValueRef phis[256];
+	for (int k = 0; k < n; k++) {
+		if (is_tile(types[k])) {
+			set(c, before->args[k], carry[k]);
+		} else {
+			phis[k] = LLVMBuildPhi(c->b, cg_scalar_type(c, types[k]), "");
+			LLVMAddIncoming(phis[k], &carry[k], &pre, 1);
+			set(c, before->args[k], phis[k]);
+		}
+	}
+	lower_block(c, before);
+	const ir_op *cnd = terminator(before);
+	/* the condition's values are the loop's results and the body's arguments */
+	LLVMValueRef vals[256];
+	for (int k = 0; k < n; k++) {
+		vals[k] = get(c, cnd->operands[1 + k]);
+		if (is_tile(types[k]))
+			copy_tile(c, res[k], vals[k], types[k]);
+	}
+	LLVMBasicBlockRef cend = LLVMGetInsertBlock(c->b);
+	LLVMBuildCondBr(c->b, get(c, cnd->operands[0]), bb, done);
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	for (int k = 0; k < n; k++)
+		set(c, after->args[k], is_tile(types[k]) ? res[k] : vals[k]);
+	lower_block(c, after);
+	const ir_op *y = terminator(after);
+	yield_into(c, y, carry, types, n);
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	for (int k = 0; k < n; k++)
+		if (!is_tile(types[k])) {
+			LLVMValueRef v = get(c, y->operands[k]);
+			LLVMAddIncoming(phis[k], &v, &latch, 1);
+		}
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, done);
+	(void)cend;
+	for (int k = 0; k < n; k++)
+		set(c, &op->results[k], is_tile(types[k]) ? res[k] : vals[k]);
+}
+
+static void lower_assert(cg *c, const ir_op *op)
+{
+	const ir_value *cv = op->operands[0];
+	const ir_attr *ma = ir_op_attr(op, "msg");
+	const char *msg = ma && ma->kind == IR_ATTR_STR && ma->s[0] ? ma->s : "device_assert";
+	LLVMTypeRef pt[4] = {c->t_ptr, c->t_ptr, c->t_i32, c->t_ptr};
+	LLVMTypeRef fty = LLVMFunctionType(c->t_void, pt, 4, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(c->mod, "__assert_fail");
+	if (!f)
+		f = LLVMAddFunction(c->mod, "__assert_fail", fty);
+	const char *file = diag_file_name(c->d, op->loc.file);
+	cgloop l;
+	LLVMValueRef i = NULL;
+	if (is_tile(cv->type))
+		i = loop_open(c, &l, numel(cv->type));
+	LLVMValueRef ok = i ? operand_elem(c, cv, i) : get(c, cv);
+	LLVMBasicBlockRef join = cond_open(c, LLVMBuildNot(c->b, ok, ""));
+	LLVMValueRef args[4] = {LLVMBuildGlobalStringPtr(c->b, msg, "msg"),
+				LLVMBuildGlobalStringPtr(c->b, file ? file : "<kernel>", "file"),
+				cg_i32(c, op->loc.line), LLVMBuildGlobalStringPtr(c->b, c->f->name, "fn")};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+	cond_close(c, join);
+	if (i)
+		loop_close(c, &l);
+}
+
+static void lower_op(cg *c, const ir_op *op)
+{
+	unsigned tr = ir_ops[op->code].traits;
+	if (tr & T_ELEMENTWISE) {
+		lower_elementwise(c, op);
+		return;
+	}
+	switch (op->code) {
+	case IR_OP_CONSTANT: lower_constant(c, op); return;
+	case IR_OP_PROGRAM_ID: case IR_OP_NUM_PROGRAMS: case IR_OP_MAKE_RANGE: case IR_OP_SPLAT:
+	case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_RESHAPE: case IR_OP_TRANS:
+	case IR_OP_JOIN: case IR_OP_SPLIT: case IR_OP_MULTIPLE_OF: case IR_OP_MAX_CONTIGUOUS:
+		lower_shape(c, op);
+		return;
+	case IR_OP_LOAD: lower_load(c, op); return;
+	case IR_OP_STORE: lower_store(c, op); return;
+	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
+	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
+	case IR_OP_DOT: lower_dot(c, op); return;
+	case IR_OP_REDUCE: case IR_OP_SCAN: lower_reduce_scan(c, op); return;
+	case IR_OP_FOR: lower_for(c, op); return;
+	case IR_OP_IF: lower_if(c, op); return;
+	case IR_OP_WHILE: lower_while(c, op); return;
+	case IR_OP_YIELD: case IR_OP_CONDITION: return; /* read by the parent */
+	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
+	case IR_OP_ASSERT: lower_assert(c, op); return;
+	case IR_OP_BARRIER: return; /* one thread runs a program on CPUs */
+	default: cg_fail(c, op, "the CPU backend cannot lower '%s' yet", ir_ops[op->code].name);
+	}
+}
+
+static void lower_block(cg *c, const ir_block *b)
+{
+	for (const ir_op *op = b->first; op; op = op->next)
+		lower_op(c, op);
+}
+
+/* ---- the kernel's functions ---------------------------------------------------------------- */
+
+/* The ABI type of a runtime parameter (docs/abi.md): i1 as a byte, fp16/bf16 as raw bits. */
+static LLVMTypeRef abi_type(cg *c, const ir_type *t)
+{
+	switch (t->kind) {
+	case IR_I1: return c->t_i8;
+	case IR_F16: case IR_BF16: return c->t_i16;
+	default: return cg_scalar_type(c, t);
+	}
+}
+
+static LLVMValueRef from_abi(cg *c, const ir_type *t, LLVMValueRef v)
+{
+	switch (t->kind) {
+	case IR_I1: return LLVMBuildICmp(c->b, LLVMIntNE, v, LLVMConstNull(c->t_i8), "");
+	case IR_F16: case IR_BF16: return LLVMBuildBitCast(c->b, v, cg_scalar_type(c, t), "");
+	default: return v;
+	}
+}
+
+static void sig_text(strbuf *b, const ir_func *f)
+{
+	for (int i = 0; i < f->body->nargs; i++) {
+		const ir_type *t = f->body->args[i]->type;
+		if (i)
+			strbuf_putc(b, ',');
+		const ir_type *s = t->kind == IR_PTR ? t->elem : t;
+		if (t->kind == IR_PTR)
+			strbuf_putc(b, '*');
+		static const char *const names[] = {
+		    [IR_I1] = "i1", [IR_I8] = "i8", [IR_I16] = "i16", [IR_I32] = "i32", [IR_I64] = "i64",
+		    [IR_U8] = "u8", [IR_U16] = "u16", [IR_U32] = "u32", [IR_U64] = "u64",
+		    [IR_F8E4NV] = "fp8e4nv", [IR_F8E5] = "fp8e5", [IR_F16] = "fp16", [IR_BF16] = "bf16",
+		    [IR_F32] = "fp32", [IR_F64] = "fp64"};
+		strbuf_puts(b, s->kind < IR_PTR ? names[s->kind] : "?");
+		if (f->params[i].equal_to_1)
+			strbuf_puts(b, ":1");
+		else if (f->params[i].divisibility >= 16)
+			strbuf_puts(b, ":16");
+	}
+}
+
+int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
+{
+	c->f = f;
+	memset(&c->uses, 0, sizeof c->uses);
+	count_uses(c, f->body);
+	int np = f->body->nargs;
+	LLVMTypeRef *pt = calloc((size_t)np + 6, sizeof(LLVMTypeRef));
+	for (int i = 0; i < np; i++)
+		pt[i] = abi_type(c, f->body->args[i]->type);
+	for (int i = 0; i < 6; i++)
+		pt[np + i] = c->t_i32;
+	LLVMTypeRef fty = LLVMFunctionType(c->t_void, pt, (unsigned)np + 6, 0);
+	c->fn = LLVMAddFunction(c->mod, f->name, fty);
+	c->entry = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "entry");
+	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "start");
+	LLVMPositionBuilderAtEnd(c->b, start);
+	for (int i = 0; i < np; i++)
+		set(c, f->body->args[i], from_abi(c, f->body->args[i]->type, LLVMGetParam(c->fn, (unsigned)i)));
+	lower_block(c, f->body);
+	LLVMPositionBuilderAtEnd(c->b, c->entry);
+	LLVMBuildBr(c->b, start);
+
+	/* NAME__grid(void **args, nx, ny, nz, first, last) */
+	char name[512];
+	snprintf(name, sizeof name, "%s__grid", f->name);
+	LLVMTypeRef gpt[6] = {c->t_ptr, c->t_i32, c->t_i32, c->t_i32, c->t_i64, c->t_i64};
+	LLVMValueRef g = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->t_void, gpt, 6, 0));
+	LLVMValueRef saved_fn = c->fn;
+	c->fn = g;
+	LLVMBasicBlockRef ge = LLVMAppendBasicBlockInContext(c->ctx, g, "entry");
+	LLVMPositionBuilderAtEnd(c->b, ge);
+	LLVMValueRef *args = calloc((size_t)np + 6, sizeof(LLVMValueRef));
+	for (int i = 0; i < np; i++) {
+		LLVMValueRef idx = cg_i64(c, i);
+		LLVMValueRef pp = LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, LLVMGetParam(g, 0), &idx, 1, ""), "");
+		args[i] = LLVMBuildLoad2(c->b, pt[i], pp, "");
+	}
+	LLVMValueRef nx = LLVMGetParam(g, 1), ny = LLVMGetParam(g, 2), nz = LLVMGetParam(g, 3);
+	cgloop l;
+	LLVMValueRef id = loop_open_range(c, &l, LLVMGetParam(g, 4), LLVMGetParam(g, 5));
+	LLVMValueRef nx64 = LLVMBuildSExt(c->b, nx, c->t_i64, ""), ny64 = LLVMBuildSExt(c->b, ny, c->t_i64, "");
+	LLVMValueRef x = LLVMBuildSRem(c->b, id, nx64, "");
+	LLVMValueRef yz = LLVMBuildSDiv(c->b, id, nx64, "");
+	LLVMValueRef y = LLVMBuildSRem(c->b, yz, ny64, "");
+	LLVMValueRef z = LLVMBuildSDiv(c->b, yz, ny64, "");
+	args[np + 0] = LLVMBuildTrunc(c->b, x, c->t_i32, "");
+	args[np + 1] = LLVMBuildTrunc(c->b, y, c->t_i32, "");
+	args[np + 2] = LLVMBuildTrunc(c->b, z, c->t_i32, "");
+	args[np + 3] = nx;
+	args[np + 4] = ny;
+	args[np + 5] = nz;
+	LLVMBuildCall2(c->b, fty, saved_fn, args, (unsigned)np + 6, "");
+	loop_close(c, &l);
+	LLVMBuildRetVoid(c->b);
+	c->fn = saved_fn;
+	free(args);
+	free(pt);
+	ir_ptrmap_free(&c->uses);
+
+	/* NAME__meta */
+	strbuf meta = {0};
+	const ir_attr *nw = ir_func_attr(f, "num_warps");
+	strbuf_printf(&meta, "tilecc-kernel=1\nname=%s\ntarget=%s\nparams=", f->name, target_family);
+	sig_text(&meta, f);
+	strbuf_printf(&meta, "\nnum_warps=%lld\nshared=0\nblock=1,1,1\n",
+		      (long long)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4));
+	snprintf(name, sizeof name, "%s__meta", f->name);
+	LLVMValueRef str = LLVMConstStringInContext(c->ctx, meta.data, (unsigned)meta.len, 0);
+	LLVMValueRef gv = LLVMAddGlobal(c->mod, LLVMTypeOf(str), name);
+	LLVMSetInitializer(gv, str);
+	LLVMSetGlobalConstant(gv, 1);
+	strbuf_free(&meta);
+	return 0;
+}

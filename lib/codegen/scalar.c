@@ -1,0 +1,449 @@
+/* scalar.c: one element of an element-wise op, as LLVM instructions. Shared by every
+ * lowering: the CPU loops call it per element, reductions call it inside their combine
+ * regions, and the GPU lowerings will call it for the elements a thread owns.
+ *
+ * Semantics chosen here (documented in docs/abi.md): integer division and remainder by
+ * zero give 0 rather than trapping, and INT_MIN / -1 gives INT_MIN, because masked-off
+ * lanes of a tile are computed too; shifts by the bit width or more give 0 (or the sign
+ * for arithmetic right shifts), like PTX; float-to-int conversions saturate (NaN -> 0). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+
+_Noreturn void cg_fail(cg *c, const ir_op *op, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	diag_error(c->d, op ? op->loc : SRCLOC_NONE, "%s", buf);
+	longjmp(*c->fail, 1);
+}
+
+LLVMTypeRef cg_scalar_type(cg *c, const ir_type *t)
+{
+	switch (t->kind) {
+	case IR_I1: return c->t_i1;
+	case IR_I8: case IR_U8: case IR_F8E4NV: case IR_F8E5: return c->t_i8;
+	case IR_I16: case IR_U16: return c->t_i16;
+	case IR_I32: case IR_U32: return c->t_i32;
+	case IR_I64: case IR_U64: return c->t_i64;
+	case IR_F16: return c->t_f16;
+	case IR_BF16: return c->t_bf16;
+	case IR_F32: return c->t_f32;
+	case IR_F64: return c->t_f64;
+	case IR_PTR: return c->t_ptr;
+	default: return c->t_ptr; /* tiles are buffers, passed by pointer */
+	}
+}
+
+LLVMTypeRef cg_mem_type(cg *c, const ir_type *t)
+{
+	return t->kind == IR_I1 ? c->t_i8 : cg_scalar_type(c, t);
+}
+
+LLVMValueRef cg_const_int(cg *c, LLVMTypeRef t, int64_t v)
+{
+	(void)c;
+	return LLVMConstInt(t, (unsigned long long)v, 1);
+}
+
+LLVMValueRef cg_i64(cg *c, int64_t v)
+{
+	return LLVMConstInt(c->t_i64, (unsigned long long)v, 1);
+}
+
+LLVMValueRef cg_i32(cg *c, int64_t v)
+{
+	return LLVMConstInt(c->t_i32, (unsigned long long)v, 1);
+}
+
+LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys, LLVMTypeRef *fnty)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	if (!id)
+		cg_fail(c, NULL, "internal: unknown LLVM intrinsic %s", name);
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->mod, id, tys, (size_t)ntys);
+	*fnty = LLVMIntrinsicGetType(c->ctx, id, tys, (size_t)ntys);
+	return f;
+}
+
+static LLVMValueRef call1(cg *c, const char *name, LLVMValueRef x)
+{
+	LLVMTypeRef t = LLVMTypeOf(x), fty;
+	LLVMValueRef f = cg_intrinsic(c, name, &t, 1, &fty);
+	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
+}
+
+/* Inside a reduction's combine region floating-point ops may be reassociated: Triton
+ * reduces in a tree on GPUs, so no order is promised, and this lets LLVM vectorize. */
+static LLVMValueRef fm(cg *c, LLVMValueRef v)
+{
+	if (c->reassoc && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+		LLVMSetFastMathFlags(v, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
+	return v;
+}
+
+static LLVMValueRef call2(cg *c, const char *name, LLVMValueRef x, LLVMValueRef y)
+{
+	LLVMTypeRef t = LLVMTypeOf(x), fty;
+	LLVMValueRef f = cg_intrinsic(c, name, &t, 1, &fty);
+	LLVMValueRef a[2] = {x, y};
+	return fm(c, LLVMBuildCall2(c->b, fty, f, a, 2, ""));
+}
+
+/* A libm function on float or double (for what LLVM has no intrinsic). */
+static LLVMValueRef libm1(cg *c, const char *fname, LLVMValueRef x)
+{
+	LLVMTypeRef t = LLVMTypeOf(x);
+	char name[32];
+	snprintf(name, sizeof name, "%s%s", fname, t == c->t_f32 ? "f" : "");
+	LLVMTypeRef fty = LLVMFunctionType(t, &t, 1, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+	if (!f)
+		f = LLVMAddFunction(c->mod, name, fty);
+	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
+}
+
+static bool is_signed(const ir_type *t)
+{
+	return ir_type_is_signed(t);
+}
+
+/* a / b or a % b that never traps: b == 0 gives 0, INT_MIN / -1 gives INT_MIN (rem 0). */
+static LLVMValueRef safe_div(cg *c, bool rem, bool sgn, LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMTypeRef t = LLVMTypeOf(a);
+	LLVMValueRef zero = LLVMConstInt(t, 0, 0), one = LLVMConstInt(t, 1, 0);
+	LLVMValueRef bz = LLVMBuildICmp(c->b, LLVMIntEQ, b, zero, "");
+	LLVMValueRef d = LLVMBuildSelect(c->b, bz, one, b, "");
+	if (sgn) {
+		/* INT_MIN / -1 overflows: divide by 1 instead (gives INT_MIN, remainder 0) */
+		LLVMValueRef m1 = LLVMConstAllOnes(t);
+		LLVMValueRef neg = LLVMBuildICmp(c->b, LLVMIntEQ, d, m1, "");
+		d = LLVMBuildSelect(c->b, neg, one, d, "");
+		LLVMValueRef q = rem ? LLVMBuildSRem(c->b, a, d, "") : LLVMBuildSDiv(c->b, a, d, "");
+		if (!rem)
+			q = LLVMBuildSelect(c->b, neg, LLVMBuildNeg(c->b, a, ""), q, "");
+		else
+			q = LLVMBuildSelect(c->b, neg, zero, q, "");
+		return LLVMBuildSelect(c->b, bz, zero, q, "");
+	}
+	LLVMValueRef q = rem ? LLVMBuildURem(c->b, a, d, "") : LLVMBuildUDiv(c->b, a, d, "");
+	return LLVMBuildSelect(c->b, bz, zero, q, "");
+}
+
+static LLVMValueRef shift(cg *c, ir_opcode code, bool sgn, LLVMValueRef a, LLVMValueRef n)
+{
+	LLVMTypeRef t = LLVMTypeOf(a);
+	unsigned bits = LLVMGetIntTypeWidth(t);
+	LLVMValueRef w = LLVMConstInt(t, bits, 0);
+	LLVMValueRef big = LLVMBuildICmp(c->b, LLVMIntUGE, n, w, "");
+	LLVMValueRef safe = LLVMBuildSelect(c->b, big, LLVMConstInt(t, 0, 0), n, "");
+	LLVMValueRef r;
+	if (code == IR_OP_SHLI) {
+		r = LLVMBuildShl(c->b, a, safe, "");
+		return LLVMBuildSelect(c->b, big, LLVMConstInt(t, 0, 0), r, "");
+	}
+	if (sgn) {
+		LLVMValueRef fill = LLVMBuildAShr(c->b, a, LLVMConstInt(t, bits - 1, 0), "");
+		r = LLVMBuildAShr(c->b, a, safe, "");
+		return LLVMBuildSelect(c->b, big, fill, r, "");
+	}
+	r = LLVMBuildLShr(c->b, a, safe, "");
+	return LLVMBuildSelect(c->b, big, LLVMConstInt(t, 0, 0), r, "");
+}
+
+static LLVMIntPredicate ipred(const char *p, bool sgn)
+{
+	if (!strcmp(p, "eq")) return LLVMIntEQ;
+	if (!strcmp(p, "ne")) return LLVMIntNE;
+	if (!strcmp(p, "lt")) return sgn ? LLVMIntSLT : LLVMIntULT;
+	if (!strcmp(p, "le")) return sgn ? LLVMIntSLE : LLVMIntULE;
+	if (!strcmp(p, "gt")) return sgn ? LLVMIntSGT : LLVMIntUGT;
+	return sgn ? LLVMIntSGE : LLVMIntUGE;
+}
+
+static LLVMRealPredicate fpred(const char *p)
+{
+	static const struct {
+		const char *s;
+		LLVMRealPredicate p;
+	} t[] = {
+	    {"oeq", LLVMRealOEQ}, {"one", LLVMRealONE}, {"olt", LLVMRealOLT}, {"ole", LLVMRealOLE},
+	    {"ogt", LLVMRealOGT}, {"oge", LLVMRealOGE}, {"ueq", LLVMRealUEQ}, {"une", LLVMRealUNE},
+	    {"ult", LLVMRealULT}, {"ule", LLVMRealULE}, {"ugt", LLVMRealUGT}, {"uge", LLVMRealUGE},
+	    {"ord", LLVMRealORD}, {"uno", LLVMRealUNO},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(t[i].s, p))
+			return t[i].p;
+	return LLVMRealUNO;
+}
+
+static const char *str_attr(const ir_op *op, const char *name, const char *dflt)
+{
+	const ir_attr *a = ir_op_attr(op, name);
+	return a && a->kind == IR_ATTR_STR ? a->s : dflt;
+}
+
+static bool is_fp8(const ir_type *t)
+{
+	return t->kind == IR_F8E4NV || t->kind == IR_F8E5;
+}
+
+/* fp8 <-> fp32 through integer bit manipulation (LLVM has no fp8 types).
+ * e5m2 is the top byte of an fp16; e4m3fn (bias 7, no infinities, 0x7f/0xff are NaN). */
+static LLVMValueRef fp8_to_f32(cg *c, LLVMValueRef v, const ir_type *from)
+{
+	LLVMBuilderRef b = c->b;
+	if (from->kind == IR_F8E5) {
+		LLVMValueRef w = LLVMBuildShl(b, LLVMBuildZExt(b, v, c->t_i16, ""),
+					      LLVMConstInt(c->t_i16, 8, 0), "");
+		return LLVMBuildFPExt(b, LLVMBuildBitCast(b, w, c->t_f16, ""), c->t_f32, "");
+	}
+	/* e4m3fn: value = (-1)^s * 2^(e-7) * (1 + m/8), subnormal e == 0: 2^-6 * m/8 */
+	LLVMValueRef x = LLVMBuildZExt(b, v, c->t_i32, "");
+	LLVMValueRef s = LLVMBuildAnd(b, x, cg_i32(c, 0x80), "");
+	LLVMValueRef e = LLVMBuildAnd(b, LLVMBuildLShr(b, x, cg_i32(c, 3), ""), cg_i32(c, 15), "");
+	LLVMValueRef m = LLVMBuildAnd(b, x, cg_i32(c, 7), "");
+	LLVMValueRef mf = LLVMBuildUIToFP(b, m, c->t_f32, "");
+	LLVMValueRef ef = LLVMBuildSIToFP(b, LLVMBuildSub(b, e, cg_i32(c, 7), ""), c->t_f32, "");
+	LLVMValueRef one = LLVMConstReal(c->t_f32, 1.0), eighth = LLVMConstReal(c->t_f32, 0.125);
+	LLVMValueRef norm = LLVMBuildFMul(b, call1(c, "llvm.exp2", ef),
+					  LLVMBuildFAdd(b, one, LLVMBuildFMul(b, mf, eighth, ""), ""), "");
+	LLVMValueRef sub = LLVMBuildFMul(b, LLVMConstReal(c->t_f32, 1.0 / 512.0), mf, "");
+	LLVMValueRef isz = LLVMBuildICmp(b, LLVMIntEQ, e, cg_i32(c, 0), "");
+	LLVMValueRef mag = LLVMBuildSelect(b, isz, sub, norm, "");
+	LLVMValueRef isnan = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, x, cg_i32(c, 0x7f), ""),
+					   cg_i32(c, 0x7f), "");
+	mag = LLVMBuildSelect(b, isnan, LLVMConstReal(c->t_f32, __builtin_nan("")), mag, "");
+	LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntNE, s, cg_i32(c, 0), "");
+	return LLVMBuildSelect(b, neg, LLVMBuildFNeg(b, mag, ""), mag, "");
+}
+
+static LLVMValueRef f32_to_fp8(cg *c, LLVMValueRef v, const ir_type *to)
+{
+	LLVMBuilderRef b = c->b;
+	if (to->kind == IR_F8E5) {
+		/* round the fp16 to 8 bits, to nearest even */
+		LLVMValueRef h = LLVMBuildBitCast(b, LLVMBuildFPTrunc(b, v, c->t_f16, ""), c->t_i16, "");
+		LLVMValueRef lsb = LLVMBuildAnd(b, LLVMBuildLShr(b, h, LLVMConstInt(c->t_i16, 8, 0), ""),
+						LLVMConstInt(c->t_i16, 1, 0), "");
+		LLVMValueRef r = LLVMBuildAdd(b, h, LLVMBuildAdd(b, LLVMConstInt(c->t_i16, 0x7f, 0), lsb, ""), "");
+		LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, v, v, "");
+		r = LLVMBuildSelect(b, isnan, LLVMConstInt(c->t_i16, 0x7f00, 0), r, "");
+		return LLVMBuildTrunc(b, LLVMBuildLShr(b, r, LLVMConstInt(c->t_i16, 8, 0), ""), c->t_i8, "");
+	}
+	/* e4m3fn by search-free arithmetic: clamp to 448, scale into the format's grid and
+	 * round to nearest even with rint */
+	LLVMValueRef a = call1(c, "llvm.fabs", v);
+	LLVMValueRef cl = call2(c, "llvm.minnum", a, LLVMConstReal(c->t_f32, 448.0));
+	/* exponent of the value, floored at the subnormal range (2^-6) */
+	LLVMValueRef lg = call1(c, "llvm.floor", call1(c, "llvm.log2", cl));
+	lg = call2(c, "llvm.maxnum", lg, LLVMConstReal(c->t_f32, -6.0));
+	LLVMValueRef step = call1(c, "llvm.exp2", LLVMBuildFSub(b, lg, LLVMConstReal(c->t_f32, 3.0), ""));
+	LLVMValueRef q = LLVMBuildFMul(b, call1(c, "llvm.rint", LLVMBuildFDiv(b, cl, step, "")), step, "");
+	/* re-derive exponent and mantissa from the rounded value */
+	LLVMValueRef lg2 = call1(c, "llvm.floor", call1(c, "llvm.log2", q));
+	lg2 = call2(c, "llvm.maxnum", lg2, LLVMConstReal(c->t_f32, -6.0));
+	LLVMValueRef isz = LLVMBuildFCmp(b, LLVMRealOLT, q, LLVMConstReal(c->t_f32, 1.0 / 64.0), "");
+	LLVMValueRef e = LLVMBuildSelect(b, isz, cg_i32(c, 0),
+					 LLVMBuildAdd(b, LLVMBuildFPToSI(b, lg2, c->t_i32, ""), cg_i32(c, 7), ""), "");
+	LLVMValueRef mant = LLVMBuildFDiv(b, q, call1(c, "llvm.exp2", lg2), "");
+	LLVMValueRef mnorm = LLVMBuildFMul(b, LLVMBuildFSub(b, mant, LLVMConstReal(c->t_f32, 1.0), ""),
+					   LLVMConstReal(c->t_f32, 8.0), "");
+	LLVMValueRef msub = LLVMBuildFMul(b, q, LLVMConstReal(c->t_f32, 512.0), "");
+	LLVMValueRef m = LLVMBuildFPToSI(b, LLVMBuildSelect(b, isz, msub, mnorm, ""), c->t_i32, "");
+	LLVMValueRef bits = LLVMBuildOr(b, LLVMBuildShl(b, e, cg_i32(c, 3), ""), m, "");
+	LLVMValueRef zero = LLVMBuildFCmp(b, LLVMRealOEQ, q, LLVMConstReal(c->t_f32, 0.0), "");
+	bits = LLVMBuildSelect(b, zero, cg_i32(c, 0), bits, "");
+	LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, v, v, "");
+	bits = LLVMBuildSelect(b, isnan, cg_i32(c, 0x7f), bits, "");
+	LLVMValueRef sign = LLVMBuildAnd(b, LLVMBuildLShr(b, LLVMBuildBitCast(b, v, c->t_i32, ""),
+							  cg_i32(c, 24), ""), cg_i32(c, 0x80), "");
+	return LLVMBuildTrunc(b, LLVMBuildOr(b, bits, sign, ""), c->t_i8, "");
+}
+
+LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *from,
+			const ir_type *to)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMTypeRef tt = cg_scalar_type(c, to);
+	switch (op->code) {
+	case IR_OP_EXTI:
+		return is_signed(from) ? LLVMBuildSExt(b, v, tt, "") : LLVMBuildZExt(b, v, tt, "");
+	case IR_OP_TRUNCI:
+		return LLVMBuildTrunc(b, v, tt, "");
+	case IR_OP_ITOF:
+		if (is_fp8(to)) {
+			LLVMValueRef f = is_signed(from) ? LLVMBuildSIToFP(b, v, c->t_f32, "")
+							 : LLVMBuildUIToFP(b, v, c->t_f32, "");
+			return f32_to_fp8(c, f, to);
+		}
+		return is_signed(from) ? LLVMBuildSIToFP(b, v, tt, "") : LLVMBuildUIToFP(b, v, tt, "");
+	case IR_OP_FTOI: {
+		if (is_fp8(from))
+			v = fp8_to_f32(c, v, from);
+		LLVMTypeRef tys[2] = {tt, LLVMTypeOf(v)}, fty;
+		LLVMValueRef f = cg_intrinsic(c, is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
+					      tys, 2, &fty);
+		return LLVMBuildCall2(b, fty, f, &v, 1, "");
+	}
+	case IR_OP_EXTF:
+		if (is_fp8(from)) {
+			LLVMValueRef f = fp8_to_f32(c, v, from);
+			return to->kind == IR_F32 ? f
+			       : to->kind == IR_F64 ? LLVMBuildFPExt(b, f, tt, "")
+			       : is_fp8(to) ? f32_to_fp8(c, f, to) : LLVMBuildFPTrunc(b, f, tt, "");
+		}
+		return LLVMBuildFPExt(b, v, tt, "");
+	case IR_OP_TRUNCF: {
+		const char *r = str_attr(op, "rounding", "rtne");
+		if (is_fp8(to)) {
+			if (is_fp8(from))
+				v = fp8_to_f32(c, v, from);
+			else if (from->kind != IR_F32)
+				v = LLVMBuildFPCast(b, v, c->t_f32, "");
+			return f32_to_fp8(c, v, to);
+		}
+		if (!strcmp(r, "rtz")) {
+			/* round to nearest, then step one ulp toward zero where that rounded
+			 * away from zero (bits - 1 on the magnitude) */
+			LLVMValueRef rn = LLVMBuildFPTrunc(b, v, tt, "");
+			LLVMValueRef back = LLVMBuildFPExt(b, rn, LLVMTypeOf(v), "");
+			LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, call1(c, "llvm.fabs", back),
+							  call1(c, "llvm.fabs", v), "");
+			LLVMTypeRef it = LLVMIntTypeInContext(c->ctx, LLVMGetTypeKind(tt) == LLVMFloatTypeKind ? 32 : 16);
+			LLVMValueRef bits = LLVMBuildBitCast(b, rn, it, "");
+			LLVMValueRef dec = LLVMBuildBitCast(b, LLVMBuildSub(b, bits, LLVMConstInt(it, 1, 0), ""), tt, "");
+			return LLVMBuildSelect(b, away, dec, rn, "");
+		}
+		return LLVMBuildFPTrunc(b, v, tt, "");
+	}
+	case IR_OP_BITCAST:
+		if (LLVMTypeOf(v) == tt)
+			return v;
+		return LLVMBuildBitCast(b, v, tt, "");
+	case IR_OP_PTRTOINT:
+		return LLVMBuildPtrToInt(b, v, tt, "");
+	case IR_OP_INTTOPTR:
+		return LLVMBuildIntToPtr(b, v, tt, "");
+	default:
+		cg_fail(c, op, "internal: '%s' is not a conversion", ir_ops[op->code].name);
+	}
+}
+
+/* Math on fp16/bf16 runs in fp32. */
+static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *t)
+{
+	LLVMBuilderRef b = c->b;
+	bool narrow = t->kind == IR_F16 || t->kind == IR_BF16;
+	if (narrow)
+		x = LLVMBuildFPExt(b, x, c->t_f32, "");
+	LLVMValueRef r;
+	switch (op->code) {
+	case IR_OP_EXP: r = call1(c, "llvm.exp", x); break;
+	case IR_OP_EXP2: r = call1(c, "llvm.exp2", x); break;
+	case IR_OP_LOG: r = call1(c, "llvm.log", x); break;
+	case IR_OP_LOG2: r = call1(c, "llvm.log2", x); break;
+	case IR_OP_SQRT: r = call1(c, "llvm.sqrt", x); break;
+	case IR_OP_RSQRT:
+		r = LLVMBuildFDiv(b, LLVMConstReal(LLVMTypeOf(x), 1.0), call1(c, "llvm.sqrt", x), "");
+		break;
+	case IR_OP_SIN: r = call1(c, "llvm.sin", x); break;
+	case IR_OP_COS: r = call1(c, "llvm.cos", x); break;
+	case IR_OP_TANH: r = libm1(c, "tanh", x); break;
+	case IR_OP_ERF: r = libm1(c, "erf", x); break;
+	case IR_OP_ABSF: r = call1(c, "llvm.fabs", x); break;
+	case IR_OP_FLOOR: r = call1(c, "llvm.floor", x); break;
+	case IR_OP_CEIL: r = call1(c, "llvm.ceil", x); break;
+	default: cg_fail(c, op, "internal: not a math op");
+	}
+	if (narrow)
+		r = LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "");
+	return r;
+}
+
+LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type *elem)
+{
+	LLVMBuilderRef b = c->b;
+	const ir_type *in = op->noperands ? ir_type_elem(op->operands[0]->type) : elem;
+	bool sgn = is_signed(in);
+	switch (op->code) {
+	case IR_OP_ADDI: return LLVMBuildAdd(b, a[0], a[1], "");
+	case IR_OP_SUBI: return LLVMBuildSub(b, a[0], a[1], "");
+	case IR_OP_MULI: return LLVMBuildMul(b, a[0], a[1], "");
+	case IR_OP_DIVI: return safe_div(c, false, sgn, a[0], a[1]);
+	case IR_OP_REMI: return safe_div(c, true, sgn, a[0], a[1]);
+	case IR_OP_ANDI: return LLVMBuildAnd(b, a[0], a[1], "");
+	case IR_OP_ORI: return LLVMBuildOr(b, a[0], a[1], "");
+	case IR_OP_XORI: return LLVMBuildXor(b, a[0], a[1], "");
+	case IR_OP_SHLI: case IR_OP_SHRI: return shift(c, op->code, sgn, a[0], a[1]);
+	case IR_OP_MAXI: return call2(c, sgn ? "llvm.smax" : "llvm.umax", a[0], a[1]);
+	case IR_OP_MINI: return call2(c, sgn ? "llvm.smin" : "llvm.umin", a[0], a[1]);
+	case IR_OP_MULHI: {
+		LLVMTypeRef t = LLVMTypeOf(a[0]);
+		unsigned w = LLVMGetIntTypeWidth(t);
+		LLVMTypeRef wt = LLVMIntTypeInContext(c->ctx, 2 * w);
+		LLVMValueRef p = LLVMBuildMul(b, LLVMBuildZExt(b, a[0], wt, ""), LLVMBuildZExt(b, a[1], wt, ""), "");
+		return LLVMBuildTrunc(b, LLVMBuildLShr(b, p, LLVMConstInt(wt, w, 0), ""), t, "");
+	}
+	case IR_OP_ABSI: {
+		if (!sgn)
+			return a[0];
+		LLVMTypeRef t = LLVMTypeOf(a[0]), fty;
+		LLVMValueRef f = cg_intrinsic(c, "llvm.abs", &t, 1, &fty);
+		LLVMValueRef args[2] = {a[0], LLVMConstInt(c->t_i1, 0, 0)};
+		return LLVMBuildCall2(b, fty, f, args, 2, "");
+	}
+	case IR_OP_ADDF: return fm(c, LLVMBuildFAdd(b, a[0], a[1], ""));
+	case IR_OP_SUBF: return fm(c, LLVMBuildFSub(b, a[0], a[1], ""));
+	case IR_OP_MULF: return fm(c, LLVMBuildFMul(b, a[0], a[1], ""));
+	case IR_OP_DIVF: return LLVMBuildFDiv(b, a[0], a[1], "");
+	case IR_OP_REMF: return LLVMBuildFRem(b, a[0], a[1], "");
+	case IR_OP_NEGF: return LLVMBuildFNeg(b, a[0], "");
+	case IR_OP_MAXNUMF: return call2(c, "llvm.maxnum", a[0], a[1]);
+	case IR_OP_MINNUMF: return call2(c, "llvm.minnum", a[0], a[1]);
+	case IR_OP_MAXIMUMF: return call2(c, "llvm.maximum", a[0], a[1]);
+	case IR_OP_MINIMUMF: return call2(c, "llvm.minimum", a[0], a[1]);
+	case IR_OP_FMA: {
+		LLVMTypeRef t = LLVMTypeOf(a[0]), fty;
+		LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &t, 1, &fty);
+		return LLVMBuildCall2(b, fty, f, a, 3, "");
+	}
+	case IR_OP_CLAMPF: {
+		bool nan = ir_op_int(op, "propagate_nan", 0) != 0;
+		LLVMValueRef lo = call2(c, nan ? "llvm.maximum" : "llvm.maxnum", a[0], a[1]);
+		return call2(c, nan ? "llvm.minimum" : "llvm.minnum", lo, a[2]);
+	}
+	case IR_OP_EXP: case IR_OP_EXP2: case IR_OP_LOG: case IR_OP_LOG2: case IR_OP_SQRT:
+	case IR_OP_RSQRT: case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH: case IR_OP_ERF:
+	case IR_OP_ABSF: case IR_OP_FLOOR: case IR_OP_CEIL:
+		return math1(c, op, a[0], elem);
+	case IR_OP_CMPI:
+		return LLVMBuildICmp(b, ipred(str_attr(op, "pred", "eq"), sgn), a[0], a[1], "");
+	case IR_OP_CMPF:
+		return LLVMBuildFCmp(b, fpred(str_attr(op, "pred", "oeq")), a[0], a[1], "");
+	case IR_OP_SELECT:
+		return LLVMBuildSelect(b, a[0], a[1], a[2], "");
+	case IR_OP_EXTI: case IR_OP_TRUNCI: case IR_OP_ITOF: case IR_OP_FTOI: case IR_OP_EXTF:
+	case IR_OP_TRUNCF: case IR_OP_BITCAST: case IR_OP_PTRTOINT: case IR_OP_INTTOPTR:
+		return cg_convert(c, op, a[0], in, elem);
+	case IR_OP_ADDPTR: {
+		const ir_type *pt = ir_type_elem(op->operands[0]->type);
+		const ir_type *ot = ir_type_elem(op->operands[1]->type);
+		LLVMValueRef off = a[1];
+		if (LLVMTypeOf(off) != c->t_i64)
+			off = is_signed(ot) ? LLVMBuildSExt(b, off, c->t_i64, "")
+					    : LLVMBuildZExt(b, off, c->t_i64, "");
+		LLVMTypeRef et = cg_mem_type(c, pt->elem);
+		return LLVMBuildGEP2(b, et, a[0], &off, 1, "");
+	}
+	default:
+		cg_fail(c, op, "internal: '%s' is not an element-wise op", ir_ops[op->code].name);
+	}
+}
