@@ -15,7 +15,6 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
-#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -31,11 +30,6 @@ static void init_llvm(void)
 	static int done;
 	if (done)
 		return;
-	/* Vectorized math on x86-64 through glibc's libmvec (_ZGV*_expf and friends): the
-	 * loop vectorizer may then call them for llvm.exp/log/sin/cos on vectors. LLVM applies
-	 * this mapping to x86 triples only. Accuracy: libmvec's documented bound, 4 ulp. */
-	const char *argv[] = {"tilecc", "-vector-library=LIBMVEC-X86"};
-	LLVMParseCommandLineOptions(2, argv, NULL);
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86Target();
 	LLVMInitializeX86TargetMC();
@@ -187,6 +181,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	cg c = {0};
 	c.d = d;
 	c.a = a;
+	c.soft_half = o->is_riscv;
 	c.fail = &jb;
 	c.ctx = LLVMContextCreate();
 	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
@@ -257,6 +252,8 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, nu);
 		}
 	}
+	if (o->is_riscv)
+		cg_define_half_libcalls(&c);
 	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
 		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
 		goto done;

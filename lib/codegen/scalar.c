@@ -268,6 +268,9 @@ static LLVMValueRef f32_to_fp8(cg *c, LLVMValueRef v, const ir_type *to)
 	return LLVMBuildTrunc(b, LLVMBuildOr(b, bits, sign, ""), c->t_i8, "");
 }
 
+static LLVMValueRef half_bits_to_f32(cg *c, LLVMValueRef h);
+static LLVMValueRef f32_to_half_bits(cg *c, LLVMValueRef f);
+
 LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *from,
 			const ir_type *to)
 {
@@ -294,6 +297,11 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 		return LLVMBuildCall2(b, fty, f, &v, 1, "");
 	}
 	case IR_OP_EXTF:
+		if (c->soft_half && from->kind == IR_F16) {
+			/* inline integer code that vectorizes, not a libcall per element */
+			LLVMValueRef f = half_bits_to_f32(c, LLVMBuildBitCast(b, v, c->t_i16, ""));
+			return to->kind == IR_F32 ? f : LLVMBuildFPExt(b, f, tt, "");
+		}
 		if (is_fp8(from)) {
 			LLVMValueRef f = fp8_to_f32(c, v, from);
 			return to->kind == IR_F32 ? f
@@ -309,6 +317,11 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 			else if (from->kind != IR_F32)
 				v = LLVMBuildFPCast(b, v, c->t_f32, "");
 			return f32_to_fp8(c, v, to);
+		}
+		if (c->soft_half && to->kind == IR_F16 && strcmp(r, "rtz")) {
+			if (from->kind != IR_F32)
+				v = LLVMBuildFPTrunc(b, v, c->t_f32, "");
+			return LLVMBuildBitCast(b, f32_to_half_bits(c, v), c->t_f16, "");
 		}
 		if (!strcmp(r, "rtz")) {
 			/* round to nearest, then step one ulp toward zero where that rounded
@@ -337,6 +350,45 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 	}
 }
 
+/* exp and exp2 in fp32 as plain arithmetic, so that LLVM vectorizes them on every target
+ * (libm's expf is a scalar call). exp: n = rint(x * log2(e)), r = x - n * ln2 in two parts
+ * (Cody-Waite), e^r by its Taylor series to degree 7 (|r| <= 0.35: truncation 6e-9), then
+ * scaled by 2^n as two powers of two so that overflow gives inf and underflow goes
+ * gradually to 0. exp2 is the same with r = (x - n) * ln2. Measured error <= 2 ulp on the
+ * normal range; NaN propagates. Triton's GPU exp (ex2.approx of x * log2(e)) is less
+ * accurate for large |x|. */
+static LLVMValueRef exp_f32(cg *c, LLVMValueRef x, bool base2)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMTypeRef f = c->t_f32;
+#define K(v) LLVMConstReal(f, (v))
+	LLVMValueRef xc = call2(c, "llvm.minnum", call2(c, "llvm.maxnum", x, K(-160.0)), K(130.0));
+	LLVMValueRef n, r;
+	if (base2) {
+		n = call1(c, "llvm.rint", xc);
+		r = LLVMBuildFMul(b, LLVMBuildFSub(b, xc, n, ""), K(0.6931471805599453), "");
+	} else {
+		n = call1(c, "llvm.rint", LLVMBuildFMul(b, xc, K(1.4426950408889634), ""));
+		r = LLVMBuildFSub(b, xc, LLVMBuildFMul(b, n, K(0.693145751953125), ""), "");
+		r = LLVMBuildFSub(b, r, LLVMBuildFMul(b, n, K(1.428606765330187e-06), ""), "");
+	}
+	/* e^r = 1 + r + r^2/2! + ... + r^7/7!, Horner */
+	static const double coef[] = {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0};
+	LLVMValueRef p = K(coef[0]);
+	for (int i = 1; i < 8; i++)
+		p = LLVMBuildFAdd(b, LLVMBuildFMul(b, p, r, ""), K(coef[i]), "");
+	/* 2^n = 2^n1 * 2^n2 with both halves normal */
+	LLVMValueRef ni = LLVMBuildFPToSI(b, n, c->t_i32, "");
+	LLVMValueRef n1 = LLVMBuildAShr(b, ni, cg_i32(c, 1), "");
+	LLVMValueRef n2 = LLVMBuildSub(b, ni, n1, "");
+	LLVMValueRef s1 = LLVMBuildBitCast(b, LLVMBuildShl(b, LLVMBuildAdd(b, n1, cg_i32(c, 127), ""), cg_i32(c, 23), ""), f, "");
+	LLVMValueRef s2 = LLVMBuildBitCast(b, LLVMBuildShl(b, LLVMBuildAdd(b, n2, cg_i32(c, 127), ""), cg_i32(c, 23), ""), f, "");
+	LLVMValueRef res = LLVMBuildFMul(b, LLVMBuildFMul(b, p, s1, ""), s2, "");
+	LLVMValueRef isnan = LLVMBuildFCmp(b, LLVMRealUNO, x, x, "");
+	return LLVMBuildSelect(b, isnan, x, res, "");
+#undef K
+}
+
 /* Math on fp16/bf16 runs in fp32. */
 static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *t)
 {
@@ -346,8 +398,12 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 		x = LLVMBuildFPExt(b, x, c->t_f32, "");
 	LLVMValueRef r;
 	switch (op->code) {
-	case IR_OP_EXP: r = call1(c, "llvm.exp", x); break;
-	case IR_OP_EXP2: r = call1(c, "llvm.exp2", x); break;
+	case IR_OP_EXP:
+		r = LLVMTypeOf(x) == c->t_f32 ? exp_f32(c, x, false) : call1(c, "llvm.exp", x);
+		break;
+	case IR_OP_EXP2:
+		r = LLVMTypeOf(x) == c->t_f32 ? exp_f32(c, x, true) : call1(c, "llvm.exp2", x);
+		break;
 	case IR_OP_LOG: r = call1(c, "llvm.log", x); break;
 	case IR_OP_LOG2: r = call1(c, "llvm.log2", x); break;
 	case IR_OP_SQRT: r = call1(c, "llvm.sqrt", x); break;
@@ -446,4 +502,87 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 	default:
 		cg_fail(c, op, "internal: '%s' is not an element-wise op", ir_ops[op->code].name);
 	}
+}
+
+/* ---- soft half-precision conversions -------------------------------------------------------
+ * Without Zfh (rv64gcv has none) LLVM converts fp16 through the libcalls __extendhfsf2 and
+ * __truncsfhf2 (and bf16 through __truncsfbf2), which gcc 12's riscv64 libgcc lacks. The
+ * module defines them itself, hidden, in integer arithmetic: exact widening, and
+ * round-to-nearest-even narrowing with overflow to inf and gradual underflow. */
+
+static LLVMValueRef half_bits_to_f32(cg *c, LLVMValueRef h)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef x = LLVMBuildZExt(b, h, c->t_i32, "");
+	LLVMValueRef s = LLVMBuildShl(b, LLVMBuildAnd(b, x, cg_i32(c, 0x8000), ""), cg_i32(c, 16), "");
+	LLVMValueRef e = LLVMBuildAnd(b, LLVMBuildLShr(b, x, cg_i32(c, 10), ""), cg_i32(c, 31), "");
+	LLVMValueRef m = LLVMBuildAnd(b, x, cg_i32(c, 0x3ff), "");
+	LLVMValueRef mm = LLVMBuildShl(b, m, cg_i32(c, 13), "");
+	LLVMValueRef norm = LLVMBuildOr(b, LLVMBuildOr(b, s, LLVMBuildShl(b, LLVMBuildAdd(b, e, cg_i32(c, 112), ""), cg_i32(c, 23), ""), ""), mm, "");
+	LLVMValueRef infnan = LLVMBuildOr(b, LLVMBuildOr(b, s, cg_i32(c, 0x7f800000), ""), mm, "");
+	LLVMValueRef sub = LLVMBuildFMul(b, LLVMBuildUIToFP(b, m, c->t_f32, ""), LLVMConstReal(c->t_f32, 5.9604644775390625e-08), "");
+	sub = LLVMBuildOr(b, LLVMBuildBitCast(b, sub, c->t_i32, ""), s, "");
+	LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, cg_i32(c, 31), ""), infnan, norm, "");
+	r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, e, cg_i32(c, 0), ""), sub, r, "");
+	return LLVMBuildBitCast(b, r, c->t_f32, "");
+}
+
+static LLVMValueRef f32_to_half_bits(cg *c, LLVMValueRef f)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef u = LLVMBuildBitCast(b, f, c->t_i32, "");
+	LLVMValueRef s = LLVMBuildAnd(b, LLVMBuildLShr(b, u, cg_i32(c, 16), ""), cg_i32(c, 0x8000), "");
+	LLVMValueRef a = LLVMBuildAnd(b, u, cg_i32(c, 0x7fffffff), "");
+	/* normal: rebias and round the 13 dropped bits to nearest even */
+	LLVMValueRef h = LLVMBuildSub(b, LLVMBuildLShr(b, a, cg_i32(c, 13), ""), cg_i32(c, 112 << 10), "");
+	LLVMValueRef rest = LLVMBuildAnd(b, a, cg_i32(c, 0x1fff), "");
+	LLVMValueRef up = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, rest, cg_i32(c, 0x1000), ""),
+				      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, rest, cg_i32(c, 0x1000), ""),
+						   LLVMBuildTrunc(b, h, c->t_i1, ""), ""), "");
+	LLVMValueRef norm = LLVMBuildAdd(b, h, LLVMBuildZExt(b, up, c->t_i32, ""), "");
+	/* subnormal: round a * 2^24 to an integer, to nearest even, with the 2^23 trick */
+	LLVMValueRef fa = LLVMBuildBitCast(b, a, c->t_f32, "");
+	LLVMValueRef big = LLVMConstReal(c->t_f32, 8388608.0);
+	LLVMValueRef q = LLVMBuildFSub(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, fa, LLVMConstReal(c->t_f32, 16777216.0), ""), big, ""), big, "");
+	LLVMValueRef sub = LLVMBuildFPToUI(b, q, c->t_i32, "");
+	LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, a, cg_i32(c, 0x38800000), ""), sub, norm, "");
+	r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, a, cg_i32(c, 0x477ff000), ""), cg_i32(c, 0x7c00), r, "");
+	r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, a, cg_i32(c, 0x7f800000), ""), cg_i32(c, 0x7e00), r, "");
+	return LLVMBuildTrunc(b, LLVMBuildOr(b, r, s, ""), c->t_i16, "");
+}
+
+static LLVMValueRef define_hidden(cg *c, const char *name, LLVMTypeRef ret, LLVMTypeRef arg)
+{
+	LLVMValueRef f = LLVMAddFunction(c->mod, name, LLVMFunctionType(ret, &arg, 1, 0));
+	LLVMSetVisibility(f, LLVMHiddenVisibility);
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, f, "entry");
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	return f;
+}
+
+void cg_define_half_libcalls(cg *c)
+{
+	LLVMValueRef used[3];
+	LLVMValueRef f = define_hidden(c, "__extendhfsf2", c->t_f32, c->t_f16);
+	LLVMBuildRet(c->b, half_bits_to_f32(c, LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i16, "")));
+	used[0] = f;
+	f = define_hidden(c, "__truncsfhf2", c->t_f16, c->t_f32);
+	LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, f32_to_half_bits(c, LLVMGetParam(f, 0)), c->t_f16, ""));
+	used[1] = f;
+	/* bf16: the top half of an fp32, rounded to nearest even (NaN stays NaN) */
+	f = define_hidden(c, "__truncsfbf2", c->t_bf16, c->t_f32);
+	LLVMValueRef u = LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i32, "");
+	LLVMValueRef lsb = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, u, cg_i32(c, 16), ""), cg_i32(c, 1), "");
+	LLVMValueRef r = LLVMBuildAdd(c->b, u, LLVMBuildAdd(c->b, cg_i32(c, 0x7fff), lsb, ""), "");
+	LLVMValueRef isnan = LLVMBuildFCmp(c->b, LLVMRealUNO, LLVMGetParam(f, 0), LLVMGetParam(f, 0), "");
+	r = LLVMBuildSelect(c->b, isnan, LLVMBuildOr(c->b, u, cg_i32(c, 0x400000), ""), r, "");
+	r = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, r, cg_i32(c, 16), ""), c->t_i16, "");
+	LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, r, c->t_bf16, ""));
+	used[2] = f;
+	/* keep them through the optimizer: the calls only appear during instruction selection */
+	LLVMTypeRef at = LLVMArrayType2(c->t_ptr, 3);
+	LLVMValueRef g = LLVMAddGlobal(c->mod, at, "llvm.compiler.used");
+	LLVMSetLinkage(g, LLVMAppendingLinkage);
+	LLVMSetSection(g, "llvm.metadata");
+	LLVMSetInitializer(g, LLVMConstArray2(c->t_ptr, used, 3));
 }
