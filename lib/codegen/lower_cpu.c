@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "codegen/cg.h"
 #include "codegen/lower.h"
 #include "transforms/axis_info.h"
@@ -178,13 +180,32 @@ static LLVMValueRef loop_open(cg *c, cgloop *l, int64_t n)
 	return loop_open_range(c, l, cg_i64(c, 0), cg_i64(c, n));
 }
 
-static void loop_close(cg *c, cgloop *l)
+static LLVMValueRef loop_latch(cg *c, cgloop *l)
 {
 	LLVMValueRef next = LLVMBuildNSWAdd(c->b, l->iv, cg_i64(c, 1), "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-	LLVMBuildBr(c->b, l->head);
+	LLVMValueRef br = LLVMBuildBr(c->b, l->head);
 	LLVMAddIncoming(l->iv, &next, &latch, 1);
 	LLVMPositionBuilderAtEnd(c->b, l->done);
+	return br;
+}
+
+static void loop_close(cg *c, cgloop *l)
+{
+	loop_latch(c, l);
+}
+
+/* Closes a loop that must stay a loop (llvm.loop.unroll.disable), so that the vectorizer
+ * works on it instead of on the loop around it after a full unroll. */
+static void loop_close_rolled(cg *c, cgloop *l)
+{
+	LLVMValueRef br = loop_latch(c, l);
+	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c->ctx, NULL, 0);
+	LLVMMetadataRef dis = LLVMMDStringInContext2(c->ctx, "llvm.loop.unroll.disable", 24);
+	LLVMMetadataRef ops[2] = {tmp, LLVMMDNodeInContext2(c->ctx, &dis, 1)};
+	LLVMMetadataRef loop = LLVMMDNodeInContext2(c->ctx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(tmp, loop);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, "llvm.loop", 9), LLVMMetadataAsValue(c->ctx, loop));
 }
 
 /* Writes every element of v into out. */
@@ -948,7 +969,46 @@ static void lower_reduce_scan(cg *c, const ir_op *op)
 	LLVMValueRef o = loop_open(c, &lo, outer);
 	LLVMValueRef obase = LLVMBuildMul(c->b, o, cg_i64(c, K * inner), "");
 	LLVMValueRef rbase = LLVMBuildMul(c->b, o, cg_i64(c, scan ? K * inner : inner), "");
-	if (inner == 1) {
+	if (!scan && inner == 1 && K >= 32) {
+		/* reducing the last dimension: LANES partial results side by side, combined
+		 * element-wise over the row (a loop LLVM vectorizes without recognising a
+		 * reduction), then folded in order. Triton reduces in a tree, in no promised
+		 * order, so this is as exact as it is. */
+		enum { LANES = 16 };
+		LLVMValueRef part[8];
+		for (int k = 0; k < n; k++) {
+			part[k] = alloc_tile(c, ir_type_tile(c->f->module->ctx, et[k], 1, (int64_t[]){LANES}));
+			cgloop lj;
+			LLVMValueRef j = loop_open(c, &lj, LANES);
+			store_elem(c, part[k], et[k], j, elem(c, op->operands[k], LLVMBuildAdd(c->b, obase, j, "")));
+			loop_close(c, &lj);
+		}
+		LLVMValueRef step = loop_open_range(c, &lk, cg_i64(c, 1), cg_i64(c, K / LANES));
+		LLVMValueRef sbase = LLVMBuildAdd(c->b, obase, LLVMBuildMul(c->b, step, cg_i64(c, LANES), ""), "");
+		cgloop lj;
+		LLVMValueRef j = loop_open(c, &lj, LANES);
+		for (int k = 0; k < n; k++) {
+			x[k] = load_elem(c, part[k], et[k], j);
+			x[n + k] = elem(c, op->operands[k], LLVMBuildAdd(c->b, sbase, j, ""));
+		}
+		combine(c, region, x, 2 * n, r);
+		for (int k = 0; k < n; k++)
+			store_elem(c, part[k], et[k], j, r[k]);
+		loop_close_rolled(c, &lj);
+		loop_close(c, &lk);
+		/* fold the lanes in order */
+		for (int k = 0; k < n; k++)
+			acc[k] = load_elem(c, part[k], et[k], cg_i64(c, 0));
+		for (int l = 1; l < LANES; l++) {
+			for (int k = 0; k < n; k++) {
+				x[k] = acc[k];
+				x[n + k] = load_elem(c, part[k], et[k], cg_i64(c, l));
+			}
+			combine(c, region, x, 2 * n, acc);
+		}
+		for (int k = 0; k < n; k++)
+			store_elem(c, out_bufs[k], et[k], o, acc[k]);
+	} else if (inner == 1) {
 		/* reducing (or scanning) the last dimension: a scalar accumulator per operand */
 		int64_t k0 = reverse ? K - 1 : 0;
 		for (int k = 0; k < n; k++) {
@@ -1082,7 +1142,12 @@ static void lower_dot(cg *c, const ir_op *op)
 		vw = N;
 	if (vw < 1)
 		vw = 1;
-	int64_t nv = N / vw >= 2 ? 2 : 1; /* vectors per row of the register tile */
+	/* the register tile: mr rows of nv vectors. 16 accumulators (4 x 4) on AVX-512's 32
+	 * registers, 8 (4 x 2) on AVX2 and RVV's fixed-length lowering; per k it loads nv
+	 * vectors of B and broadcasts mr values of A for mr * nv FMAs */
+	int64_t nv = c->vec_bytes >= 64 ? 4 : 2;
+	while (nv > 1 && N % (vw * nv))
+		nv /= 2;
 	int64_t mr = M >= 4 ? 4 : M;
 	LLVMTypeRef vt = LLVMVectorType(st, (unsigned)vw);
 	LLVMTypeRef fmaty = NULL;
@@ -1095,7 +1160,7 @@ static void lower_dot(cg *c, const ir_op *op)
 	LLVMValueRef coff = LLVMBuildMul(c->b, bi, cg_i64(c, M * N), "");
 	LLVMValueRef m0 = LLVMBuildMul(c->b, loop_open(c, &lm, M / mr), cg_i64(c, mr), "");
 	LLVMValueRef n0 = LLVMBuildMul(c->b, loop_open(c, &ln, N / (vw * nv)), cg_i64(c, vw * nv), "");
-	LLVMValueRef accp[4][2], acc0[4][2];
+	LLVMValueRef accp[4][4], acc0[4][4];
 	for (int r = 0; r < mr; r++)
 		for (int v = 0; v < nv; v++) {
 			LLVMValueRef idx = LLVMBuildAdd(c->b, coff,
@@ -1107,7 +1172,7 @@ static void lower_dot(cg *c, const ir_op *op)
 		}
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	LLVMValueRef k = loop_open(c, &lk, K);
-	LLVMValueRef phi[4][2];
+	LLVMValueRef phi[4][4];
 	LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
 	LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
 	for (int r = 0; r < mr; r++)
@@ -1116,7 +1181,7 @@ static void lower_dot(cg *c, const ir_op *op)
 			LLVMAddIncoming(phi[r][v], &acc0[r][v], &pre, 1);
 		}
 	LLVMPositionBuilderAtEnd(c->b, body);
-	LLVMValueRef bv[2];
+	LLVMValueRef bv[4];
 	for (int v = 0; v < nv; v++) {
 		LLVMValueRef idx = LLVMBuildAdd(c->b, boff,
 						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, k, cg_i64(c, N), ""),
@@ -1124,7 +1189,7 @@ static void lower_dot(cg *c, const ir_op *op)
 		bv[v] = LLVMBuildLoad2(c->b, vt, LLVMBuildGEP2(c->b, st, Bm, &idx, 1, ""), "");
 		LLVMSetAlignment(bv[v], (unsigned)ebytes);
 	}
-	LLVMValueRef nacc[4][2];
+	LLVMValueRef nacc[4][4];
 	for (int r = 0; r < mr; r++) {
 		LLVMValueRef idx = LLVMBuildAdd(c->b, aoff,
 						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, LLVMBuildAdd(c->b, m0, cg_i64(c, r), ""), cg_i64(c, K), ""), k, ""), "");

@@ -1,0 +1,155 @@
+/* tilert.h: the public C API of libtilert, the runtime that loads and launches the
+ * artifacts tilecc produces.
+ *
+ * A module is one loaded artifact (a CPU shared object, later a cubin, PTX or HSACO); its
+ * kernels are found by name and launched over a grid of program instances. The calling
+ * convention of CPU artifacts is described in docs/abi.md.
+ *
+ * Every function returns an int error code (TILERT_OK, or one of TILERT_ERR_*) and fills
+ * its out-parameters only on success. The details of a failure are in tilert_last_error().
+ * The runtime never prints, never aborts and never exits. */
+#ifndef TILECC_TILERT_H
+#define TILECC_TILERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TILERT_API __attribute__((visibility("default")))
+#else
+#define TILERT_API
+#endif
+
+/* Error codes. */
+enum {
+	TILERT_OK = 0,
+	TILERT_ERR_INVALID_ARGUMENT, /* a NULL handle or out-pointer, a bad index, a zero grid */
+	TILERT_ERR_FORMAT,           /* bad, truncated or foreign artifact, bad metadata */
+	TILERT_ERR_NOT_FOUND,        /* no kernel of that name in the module */
+	TILERT_ERR_ARGUMENTS,        /* wrong number of launch arguments */
+	TILERT_ERR_NO_DRIVER,        /* a GPU artifact, and no CUDA/HIP driver in this build or machine */
+	TILERT_ERR_UNSUPPORTED,      /* a feature compiled out of this build (e.g. libffi) */
+	TILERT_ERR_OUT_OF_MEMORY,
+	TILERT_ERR_LAUNCH,           /* the launch itself failed (a grid too large, a driver error) */
+	TILERT_ERR_IO                /* the artifact file could not be read, or a temporary written */
+};
+
+/* What an artifact is, as detected from its first bytes. */
+typedef enum tilert_format {
+	TILERT_FORMAT_UNKNOWN,
+	TILERT_FORMAT_HOST, /* ELF shared object for x86-64 or riscv64 */
+	TILERT_FORMAT_CUBIN,
+	TILERT_FORMAT_PTX,
+	TILERT_FORMAT_HSACO
+} tilert_format;
+
+/* The C type a runtime parameter is passed as (docs/abi.md, "Parameters"). */
+typedef enum tilert_type {
+	TILERT_TYPE_PTR,  /* any pointer type (*fp32, *i8, ...): void * */
+	TILERT_TYPE_I1,   /* _Bool */
+	TILERT_TYPE_I8,   /* int8_t */
+	TILERT_TYPE_I16,  /* int16_t */
+	TILERT_TYPE_I32,  /* int32_t */
+	TILERT_TYPE_I64,  /* int64_t */
+	TILERT_TYPE_U8,   /* uint8_t */
+	TILERT_TYPE_U16,  /* uint16_t */
+	TILERT_TYPE_U32,  /* uint32_t */
+	TILERT_TYPE_U64,  /* uint64_t */
+	TILERT_TYPE_FP16, /* uint16_t holding the raw IEEE half bits */
+	TILERT_TYPE_BF16, /* uint16_t holding the raw bfloat16 bits */
+	TILERT_TYPE_FP32, /* float */
+	TILERT_TYPE_FP64  /* double */
+} tilert_type;
+
+/* One runtime parameter of a kernel; the strings are owned by the kernel. */
+typedef struct tilert_param_info {
+	const char *type;      /* signature spelling without the hint: "*fp32", "i32" */
+	tilert_type kind;      /* the C type the value is passed as */
+	int is_pointer;        /* kind == TILERT_TYPE_PTR */
+	size_t size;           /* bytes that args[i] points to at launch */
+	unsigned divisibility; /* 16 for "i32:16", 1 for "i32:1" (the value must be 1), 0 for none */
+} tilert_param_info;
+
+/* Programs per axis; each must be at least 1 and at most INT32_MAX. */
+typedef struct tilert_grid {
+	uint32_t x, y, z;
+} tilert_grid;
+
+typedef struct tilert_module tilert_module;
+typedef struct tilert_kernel tilert_kernel;
+typedef struct tilert_stream tilert_stream;
+
+/* "TILERT_ERR_FORMAT: bad or truncated artifact"; a static string, never NULL. */
+TILERT_API const char *tilert_error_string(int code);
+/* The details of the latest failure on the calling thread ("" before any); thread-local
+ * storage owned by the runtime, valid until the thread's next failing call. Successful
+ * calls leave it unchanged. */
+TILERT_API const char *tilert_last_error(void);
+
+/* The format of the bytes, by their header only (no validation beyond it). */
+TILERT_API tilert_format tilert_format_detect(const void *data, size_t size);
+/* "host", "cubin", "ptx", "hsaco" or "unknown"; a static string. */
+TILERT_API const char *tilert_format_name(tilert_format f);
+
+/* Loads the artifact in the file at path; *out is freed with tilert_module_unload(). */
+TILERT_API int tilert_module_load_file(const char *path, tilert_module **out);
+/* Loads an artifact from memory; data is copied (the caller keeps it); *out is freed with
+ * tilert_module_unload(). */
+TILERT_API int tilert_module_load_data(const void *data, size_t size, tilert_module **out);
+/* Frees the module and every kernel handle obtained from it. NULL is accepted. */
+TILERT_API int tilert_module_unload(tilert_module *mod);
+/* The detected format of a loaded module. */
+TILERT_API tilert_format tilert_module_format(const tilert_module *mod);
+/* The number of kernels in the module, and the i-th kernel's name (owned by the module). */
+TILERT_API size_t tilert_module_num_kernels(const tilert_module *mod);
+TILERT_API const char *tilert_module_kernel_name(const tilert_module *mod, size_t i);
+
+/* Finds a kernel by name; *out is owned by mod and lives until tilert_module_unload(). */
+TILERT_API int tilert_module_get_kernel(tilert_module *mod, const char *name, tilert_kernel **out);
+/* The kernel's name, owned by the kernel. */
+TILERT_API const char *tilert_kernel_name(const tilert_kernel *k);
+/* The number of runtime parameters, i.e. the nargs a launch takes. */
+TILERT_API size_t tilert_kernel_num_params(const tilert_kernel *k);
+/* Fills *info with parameter i (0-based); the strings in it are owned by the kernel. */
+TILERT_API int tilert_kernel_param(const tilert_kernel *k, size_t i, tilert_param_info *info);
+/* The value of a metadata key ("target", "num_warps", "block", ...) or NULL when absent;
+ * owned by the kernel. Unknown keys of newer compilers are kept and can be read here. */
+TILERT_API const char *tilert_kernel_meta(const tilert_kernel *k, const char *key);
+
+/* Creates a stream; freed with tilert_stream_destroy(). A NULL stream is the default stream.
+ * CPU launches are synchronous: they return when every program has run, so synchronizing a
+ * stream of CPU launches returns at once. */
+TILERT_API int tilert_stream_create(tilert_stream **out);
+/* Frees the stream (after synchronizing it). NULL is accepted. */
+TILERT_API int tilert_stream_destroy(tilert_stream *s);
+/* Waits for every launch on s (NULL: the default stream) to finish. */
+TILERT_API int tilert_stream_synchronize(tilert_stream *s);
+
+/* Runs grid.x * grid.y * grid.z programs of k through its NAME__grid entry, spread over the
+ * thread pool. args[i] points to the value of runtime parameter i (CUDA style); nargs must
+ * equal tilert_kernel_num_params(k). The args array and the values are read during the call
+ * only. When the artifact has no NAME__grid entry this takes the libffi path. */
+TILERT_API int tilert_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **args,
+                             size_t nargs);
+/* Same as tilert_launch(), but calls the per-program NAME entry through libffi, one call per
+ * program, spread over the thread pool. Returns TILERT_ERR_UNSUPPORTED when libtilert was
+ * built without libffi (TILERT_WITH_FFI=OFF, as in cross builds without a target libffi). */
+TILERT_API int tilert_launch_ffi(tilert_kernel *k, tilert_stream *s, tilert_grid grid,
+                                 void **args, size_t nargs);
+
+/* Threads that run CPU programs, the calling thread included; 0 means one per core. The
+ * default is the environment variable TILERT_NUM_THREADS, read once, or else 0. */
+TILERT_API int tilert_set_num_threads(unsigned n);
+/* The number of threads the next CPU launch will use (at least 1). */
+TILERT_API unsigned tilert_get_num_threads(void);
+/* 1 when this build can take the libffi path, 0 otherwise. */
+TILERT_API int tilert_has_ffi(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
