@@ -25,6 +25,7 @@ typedef struct cg {
 	struct axis_info *ai;     /* contiguity facts, NULL when not computed */
 	bool reassoc;             /* inside a reduction's combine: FP ops may reassociate */
 	bool soft_half;           /* no hardware fp16 conversions: convert in integer ops */
+	bool gpu;                 /* NVPTX: math through the GPU's approximate instructions */
 	jmp_buf *fail;
 	/* LLVM types used everywhere */
 	LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_ptr;
@@ -57,6 +58,9 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 /* Defines __extendhfsf2, __truncsfhf2 and __truncsfbf2 in the module (hidden), for
  * targets whose runtime library lacks them (riscv64 with gcc 12's libgcc). */
 void cg_define_half_libcalls(cg *c);
+
+/* The kernel's runtime parameters in signature syntax, for NAME__meta: "*fp32:16,i32". */
+void cg_signature_text(strbuf *b, const ir_func *f);
 
 /* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,

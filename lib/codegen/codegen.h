@@ -28,4 +28,9 @@ typedef struct codegen_opts {
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
 		char **out, size_t *len, strbuf *report);
 
+/* Lowers every function of m for NVIDIA GPU `arch` (sm_80 .. sm_90a) and writes LLVM IR,
+ * PTX (TILECC_EMIT_PTX / TILECC_EMIT_ASM) or a cubin (through ptxas) into *out. */
+int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
+		  tilecc_emit emit, char **out, size_t *len);
+
 #endif

@@ -46,19 +46,30 @@ static void cpu_features(const codegen_opts *o, char **cpu, char **feat, bool *o
 {
 	bool host = o->host || (o->cpu && !strcmp(o->cpu, "native"));
 	*owned = false;
+	/* like clang, -mattr adds to (or with -x, takes from) the CPU's features */
 	if (o->is_riscv) {
 		*cpu = (char *)(o->cpu && strcmp(o->cpu, "native") ? o->cpu : "generic-rv64");
-		*feat = (char *)(o->features ? o->features : "+m,+a,+f,+d,+c,+v");
-		return;
-	}
-	if (host && !o->features) {
-		*cpu = LLVMGetHostCPUName();
-		*feat = LLVMGetHostCPUFeatures();
+		size_t n = 32 + (o->features ? strlen(o->features) : 0);
+		*feat = malloc(n);
+		snprintf(*feat, n, "+m,+a,+f,+d,+c,+v%s%s", o->features ? "," : "", o->features ? o->features : "");
+		*cpu = strdup(*cpu);
 		*owned = true;
 		return;
 	}
-	*cpu = (char *)(o->cpu && strcmp(o->cpu, "native") ? o->cpu : "x86-64");
-	*feat = (char *)(o->features ? o->features : "");
+	if (host) {
+		char *hc = LLVMGetHostCPUName(), *hf = LLVMGetHostCPUFeatures();
+		size_t n = strlen(hf) + 2 + (o->features ? strlen(o->features) : 0);
+		*feat = malloc(n);
+		snprintf(*feat, n, "%s%s%s", hf, o->features ? "," : "", o->features ? o->features : "");
+		*cpu = strdup(hc);
+		LLVMDisposeMessage(hc);
+		LLVMDisposeMessage(hf);
+		*owned = true;
+		return;
+	}
+	*cpu = strdup(o->cpu && strcmp(o->cpu, "native") ? o->cpu : "x86-64");
+	*feat = strdup(o->features ? o->features : "");
+	*owned = true;
 }
 
 /* Preferred vector width in bytes for the micro-kernels. */
@@ -181,7 +192,6 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	cg c = {0};
 	c.d = d;
 	c.a = a;
-	c.soft_half = o->is_riscv;
 	c.fail = &jb;
 	c.ctx = LLVMContextCreate();
 	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
@@ -202,6 +212,9 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	bool owned;
 	cpu_features(o, &cpu, &feat, &owned);
 	c.vec_bytes = vector_bytes(feat, o->is_riscv);
+	/* without hardware fp16 conversions (rv64gcv, x86-64 before F16C) convert in integer
+	 * code and define the libcalls LLVM may still emit */
+	c.soft_half = o->is_riscv || !strstr(feat, "+f16c");
 	const char *triple = o->is_riscv ? "riscv64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu";
 	char *err = NULL;
 	LLVMTargetRef target;
@@ -252,7 +265,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, nu);
 		}
 	}
-	if (o->is_riscv)
+	if (c.soft_half)
 		cg_define_half_libcalls(&c);
 	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
 		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
@@ -311,9 +324,219 @@ done:
 		LLVMDisposeMessage(err);
 	ir_ptrmap_free(&c.vals);
 	if (owned) {
-		LLVMDisposeMessage(cpu);
-		LLVMDisposeMessage(feat);
+		free(cpu);
+		free(feat);
 	}
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	LLVMDisposeBuilder(c.b);
+	LLVMDisposeModule(c.mod);
+	LLVMContextDispose(c.ctx);
+	return rc;
+}
+
+/* ---- NVIDIA ------------------------------------------------------------------------------- */
+
+static void init_nvptx(void)
+{
+	static int done;
+	if (done)
+		return;
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+	done = 1;
+}
+
+/* Finds ptxas: the CMake-found one, /usr/local/cuda, or PATH. */
+static const char *find_ptxas(void)
+{
+	static char buf[512];
+	const char *env = getenv("TILECC_PTXAS");
+	if (env && access(env, X_OK) == 0)
+		return env;
+#ifdef TILECC_PTXAS_PATH
+	if (access(TILECC_PTXAS_PATH, X_OK) == 0)
+		return TILECC_PTXAS_PATH;
+#endif
+	if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0)
+		return "/usr/local/cuda/bin/ptxas";
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		const char *e = strchr(path, ':');
+		size_t n = e ? (size_t)(e - path) : strlen(path);
+		snprintf(buf, sizeof buf, "%.*s/ptxas", (int)n, path);
+		if (access(buf, X_OK) == 0)
+			return buf;
+		path = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* PTX text to cubin with ptxas. */
+static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_t n, char **out,
+			size_t *len)
+{
+	const char *ptxas = find_ptxas();
+	if (!ptxas) {
+		diag_error(d, SRCLOC_NONE, "cannot find ptxas to make a cubin (install the CUDA toolkit, "
+					   "set TILECC_PTXAS, or emit PTX with -o k.ptx)");
+		return 1;
+	}
+	char dir[] = "/tmp/tilecc-ptxas-XXXXXX";
+	if (!mkdtemp(dir)) {
+		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
+		return 1;
+	}
+	char in[64], res[64], log[64], archarg[32];
+	snprintf(in, sizeof in, "%s/k.ptx", dir);
+	snprintf(res, sizeof res, "%s/k.cubin", dir);
+	snprintf(log, sizeof log, "%s/ptxas.log", dir);
+	snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+	int rc = 1;
+	FILE *f = fopen(in, "wb");
+	if (!f || fwrite(ptx, 1, n, f) != n) {
+		if (f)
+			fclose(f);
+		diag_error(d, SRCLOC_NONE, "cannot write a temporary PTX file");
+		goto out;
+	}
+	fclose(f);
+	char *argv[] = {(char *)ptxas, archarg, "-O3", in, "-o", res, NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid;
+	int err = posix_spawn(&pid, ptxas, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	int status = 0;
+	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		char *msg = NULL;
+		size_t mlen = 0;
+		read_whole(log, &msg, &mlen);
+		diag_error(d, SRCLOC_NONE, "ptxas failed: %.*s", (int)(mlen > 600 ? 600 : mlen),
+			   msg ? msg : strerror(err));
+		free(msg);
+		goto out;
+	}
+	rc = read_whole(res, out, len) ? 1 : 0;
+	if (rc)
+		diag_error(d, SRCLOC_NONE, "cannot read the cubin ptxas wrote");
+out:
+	unlink(in);
+	unlink(res);
+	unlink(log);
+	rmdir(dir);
+	return rc;
+}
+
+int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
+		  tilecc_emit emit, char **out, size_t *len)
+{
+	init_nvptx();
+	jmp_buf jb;
+	cg c = {0};
+	c.d = d;
+	c.a = a;
+	c.fail = &jb;
+	c.ctx = LLVMContextCreate();
+	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
+	c.b = LLVMCreateBuilderInContext(c.ctx);
+	c.t_void = LLVMVoidTypeInContext(c.ctx);
+	c.t_i1 = LLVMInt1TypeInContext(c.ctx);
+	c.t_i8 = LLVMInt8TypeInContext(c.ctx);
+	c.t_i16 = LLVMInt16TypeInContext(c.ctx);
+	c.t_i32 = LLVMInt32TypeInContext(c.ctx);
+	c.t_i64 = LLVMInt64TypeInContext(c.ctx);
+	c.t_f16 = LLVMHalfTypeInContext(c.ctx);
+	c.t_bf16 = LLVMBFloatTypeInContext(c.ctx);
+	c.t_f32 = LLVMFloatTypeInContext(c.ctx);
+	c.t_f64 = LLVMDoubleTypeInContext(c.ctx);
+	c.t_ptr = LLVMPointerTypeInContext(c.ctx, 0);
+	c.vec_bytes = 16;
+	c.gpu = true;
+	const char *triple = "nvptx64-nvidia-cuda";
+	/* sm_90a is sm_90 to LLVM 19; PTX 8.0 is what ptxas 12+ and driver 525+ take */
+	char cpu[16];
+	snprintf(cpu, sizeof cpu, "%s", strncmp(arch, "sm_90", 5) ? arch : "sm_90");
+	char *err = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	int rc = 1;
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		diag_error(d, SRCLOC_NONE, "LLVM has no NVPTX target: %s", err);
+		goto done;
+	}
+	tm = LLVMCreateTargetMachine(target, triple, cpu, "+ptx80", LLVMCodeGenLevelAggressive,
+				     LLVMRelocDefault, LLVMCodeModelDefault);
+	LLVMSetTarget(c.mod, triple);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(c.mod, td);
+	LLVMDisposeTargetData(td);
+	if (setjmp(jb))
+		goto done;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		c.ai = axis_analyze(a, f);
+		strbuf sig = {0};
+		cg_signature_text(&sig, f);
+		int64_t shared = 0;
+		lower_gpu_func(&c, f, sig.data ? sig.data : "", &shared);
+		strbuf_free(&sig);
+		ir_ptrmap_free(&c.vals);
+		memset(&c.vals, 0, sizeof c.vals);
+	}
+	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
+		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
+		goto done;
+	}
+	LLVMDisposeMessage(err);
+	err = NULL;
+	if (opt_level != 0) {
+		LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+		LLVMErrorRef e = LLVMRunPasses(c.mod, "default<O3>", tm, pbo);
+		LLVMDisposePassBuilderOptions(pbo);
+		if (e) {
+			char *msg = LLVMGetErrorMessage(e);
+			diag_internal(d, "LLVM optimization failed: %s", msg);
+			LLVMDisposeErrorMessage(msg);
+			goto done;
+		}
+	}
+	if (emit == TILECC_EMIT_LLVM) {
+		char *s = LLVMPrintModuleToString(c.mod);
+		*len = strlen(s);
+		*out = malloc(*len + 1);
+		if (*out)
+			memcpy(*out, s, *len + 1);
+		LLVMDisposeMessage(s);
+		rc = *out ? 0 : 3;
+		goto done;
+	}
+	LLVMMemoryBufferRef mb = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.mod, LLVMAssemblyFile, &err, &mb)) {
+		diag_internal(d, "LLVM's NVPTX code generation failed: %s", err);
+		goto done;
+	}
+	const char *ptx = LLVMGetBufferStart(mb);
+	size_t n = LLVMGetBufferSize(mb);
+	if (emit == TILECC_EMIT_CUBIN) {
+		rc = ptx_to_cubin(d, arch, ptx, n, out, len);
+	} else {
+		*out = malloc(n + 1);
+		if (*out) {
+			memcpy(*out, ptx, n);
+			(*out)[n] = 0;
+			*len = n;
+		}
+		rc = *out ? 0 : 3;
+	}
+	LLVMDisposeMemoryBuffer(mb);
+done:
+	if (err)
+		LLVMDisposeMessage(err);
+	ir_ptrmap_free(&c.vals);
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
 	LLVMDisposeBuilder(c.b);

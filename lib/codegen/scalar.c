@@ -318,6 +318,27 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 				v = LLVMBuildFPCast(b, v, c->t_f32, "");
 			return f32_to_fp8(c, v, to);
 		}
+		if (from->kind == IR_F64 && (to->kind == IR_F16 || to->kind == IR_BF16) && strcmp(r, "rtz")) {
+			/* no libcall (__truncdfhf2 is in no library we link): narrow to fp32 with
+			 * round-to-odd, after which rounding to the 16-bit format is exact RNE */
+			LLVMValueRef f = LLVMBuildFPTrunc(b, v, c->t_f32, "");
+			LLVMValueRef fb = LLVMBuildBitCast(b, f, c->t_i32, "");
+			LLVMValueRef back = LLVMBuildFPExt(b, f, c->t_f64, "");
+			/* toward zero: one ulp back where nearest rounded away */
+			LLVMValueRef away = LLVMBuildFCmp(b, LLVMRealOGT, call1(c, "llvm.fabs", back),
+							  call1(c, "llvm.fabs", v), "");
+			LLVMValueRef fin = LLVMBuildFCmp(b, LLVMRealOLE, call1(c, "llvm.fabs", v),
+							 LLVMConstReal(c->t_f64, 3.4028234663852886e38), "");
+			LLVMValueRef tz = LLVMBuildSelect(b, LLVMBuildAnd(b, away, fin, ""),
+							  LLVMBuildSub(b, fb, cg_i32(c, 1), ""), fb, "");
+			/* then the sticky bit: odd when anything was dropped */
+			LLVMValueRef inexact = LLVMBuildAnd(b, LLVMBuildFCmp(b, LLVMRealONE, back, v, ""), fin, "");
+			LLVMValueRef bits = LLVMBuildSelect(b, inexact, LLVMBuildOr(b, tz, cg_i32(c, 1), ""), tz, "");
+			v = LLVMBuildBitCast(b, bits, c->t_f32, "");
+			from = ir_type_scalar(c->f->module->ctx, IR_F32);
+			if (to->kind == IR_BF16 || !c->soft_half)
+				return LLVMBuildFPTrunc(b, v, tt, "");
+		}
 		if (c->soft_half && to->kind == IR_F16 && strcmp(r, "rtz")) {
 			if (from->kind != IR_F32)
 				v = LLVMBuildFPTrunc(b, v, c->t_f32, "");
@@ -389,6 +410,31 @@ static LLVMValueRef exp_f32(cg *c, LLVMValueRef x, bool base2)
 #undef K
 }
 
+/* NVIDIA: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx,
+ * rsqrt.approx); NULL when the op has no such form (the generic path follows). */
+static LLVMValueRef nv_math(cg *c, const ir_op *op, LLVMValueRef x)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMTypeRef fty;
+	LLVMValueRef f;
+	const char *name = NULL;
+	LLVMValueRef arg = x;
+	double post = 1.0;
+	switch (op->code) {
+	case IR_OP_EXP: name = "llvm.nvvm.ex2.approx.f"; arg = LLVMBuildFMul(b, x, LLVMConstReal(c->t_f32, 1.4426950408889634), ""); break;
+	case IR_OP_EXP2: name = "llvm.nvvm.ex2.approx.f"; break;
+	case IR_OP_LOG: name = "llvm.nvvm.lg2.approx.f"; post = 0.6931471805599453; break;
+	case IR_OP_LOG2: name = "llvm.nvvm.lg2.approx.f"; break;
+	case IR_OP_SIN: name = "llvm.nvvm.sin.approx.f"; break;
+	case IR_OP_COS: name = "llvm.nvvm.cos.approx.f"; break;
+	case IR_OP_RSQRT: name = "llvm.nvvm.rsqrt.approx.f"; break;
+	default: return NULL;
+	}
+	f = cg_intrinsic(c, name, NULL, 0, &fty);
+	LLVMValueRef r = LLVMBuildCall2(b, fty, f, &arg, 1, "");
+	return post != 1.0 ? LLVMBuildFMul(b, r, LLVMConstReal(c->t_f32, post), "") : r;
+}
+
 /* Math on fp16/bf16 runs in fp32. */
 static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *t)
 {
@@ -396,7 +442,16 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 	bool narrow = t->kind == IR_F16 || t->kind == IR_BF16;
 	if (narrow)
 		x = LLVMBuildFPExt(b, x, c->t_f32, "");
-	LLVMValueRef r;
+	LLVMValueRef r = c->gpu && LLVMTypeOf(x) == c->t_f32 ? nv_math(c, op, x) : NULL;
+	if (r) {
+		if (narrow)
+			r = LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "");
+		return r;
+	}
+	if (c->gpu && (op->code == IR_OP_TANH || op->code == IR_OP_ERF || LLVMTypeOf(x) == c->t_f64) &&
+	    op->code != IR_OP_SQRT && op->code != IR_OP_ABSF && op->code != IR_OP_FLOOR && op->code != IR_OP_CEIL)
+		cg_fail(c, op, "'%s' needs libdevice on NVIDIA GPUs, which this build does not link yet",
+			ir_ops[op->code].name);
 	switch (op->code) {
 	case IR_OP_EXP:
 		r = LLVMTypeOf(x) == c->t_f32 ? exp_f32(c, x, false) : call1(c, "llvm.exp", x);
@@ -540,11 +595,13 @@ static LLVMValueRef f32_to_half_bits(cg *c, LLVMValueRef f)
 				      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, rest, cg_i32(c, 0x1000), ""),
 						   LLVMBuildTrunc(b, h, c->t_i1, ""), ""), "");
 	LLVMValueRef norm = LLVMBuildAdd(b, h, LLVMBuildZExt(b, up, c->t_i32, ""), "");
-	/* subnormal: round a * 2^24 to an integer, to nearest even, with the 2^23 trick */
+	/* subnormal: a * 2^24 + 2^23 rounds to nearest even in the float add, and the sum's
+	 * mantissa bits are the integer (no float-to-int conversion: qemu 7.2 aborts on
+	 * RVV's truncating vector conversions) */
 	LLVMValueRef fa = LLVMBuildBitCast(b, a, c->t_f32, "");
-	LLVMValueRef big = LLVMConstReal(c->t_f32, 8388608.0);
-	LLVMValueRef q = LLVMBuildFSub(b, LLVMBuildFAdd(b, LLVMBuildFMul(b, fa, LLVMConstReal(c->t_f32, 16777216.0), ""), big, ""), big, "");
-	LLVMValueRef sub = LLVMBuildFPToUI(b, q, c->t_i32, "");
+	LLVMValueRef q = LLVMBuildFAdd(b, LLVMBuildFMul(b, fa, LLVMConstReal(c->t_f32, 16777216.0), ""),
+				       LLVMConstReal(c->t_f32, 8388608.0), "");
+	LLVMValueRef sub = LLVMBuildSub(b, LLVMBuildBitCast(b, q, c->t_i32, ""), cg_i32(c, 0x4b000000), "");
 	LLVMValueRef r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, a, cg_i32(c, 0x38800000), ""), sub, norm, "");
 	r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, a, cg_i32(c, 0x477ff000), ""), cg_i32(c, 0x7c00), r, "");
 	r = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, a, cg_i32(c, 0x7f800000), ""), cg_i32(c, 0x7e00), r, "");

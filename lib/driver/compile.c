@@ -236,12 +236,30 @@ static int compile(compilation *c, tilecc_output *out)
 	case TILECC_EMIT_ASM:
 	case TILECC_EMIT_OBJ:
 	case TILECC_EMIT_SHARED:
+	case TILECC_EMIT_PTX:
+	case TILECC_EMIT_CUBIN:
 	case TILECC_EMIT_HEADER: {
 		const target_desc *td = o->target ? target_lookup(o->target) : target_host();
+		if (!o->target && (emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN))
+			td = &nvptx_target; /* -o k.ptx / k.cubin: the NVIDIA target, sm_90 */
+		if (td == &nvptx_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_OBJ &&
+		    emit != TILECC_EMIT_SHARED) {
+			const char *arch = o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90";
+			t = now_ms();
+			char *bytes = NULL;
+			size_t n = 0;
+			int rc = codegen_nvptx(m, c->d, c->a, arch, o->opt_level, emit, &bytes, &n);
+			timing(c, "NVPTX lowering and codegen", t);
+			if (rc)
+				return rc;
+			out->data = bytes;
+			out->size = n;
+			return 0;
+		}
 		if (td->is_gpu) {
 			diag_error(c->d, SRCLOC_NONE,
-				   "this build of tilecc cannot emit code for %s yet (GPU targets come "
-				   "next); CPU targets: x86-64, riscv64", td->family);
+				   "this build of tilecc cannot emit that output for %s yet (NVIDIA: "
+				   "--emit=llvm|ptx|cubin; AMD comes later)", td->family);
 			return 2;
 		}
 		codegen_opts co = {.is_riscv = td == &riscv_target,

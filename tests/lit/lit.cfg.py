@@ -17,6 +17,9 @@ config.substitutions.append(("%tilecc", config.tilecc_bin))
 config.substitutions.append(("%bench", config.bench_dir))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# ptxas (the CUDA toolkit) turns PTX into cubins; tests that need it say REQUIRES: ptxas
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -1,0 +1,1057 @@
+/* lower_gpu.c: tile IR to LLVM IR for NVIDIA GPUs (NVPTX).
+ *
+ * A program is a CTA of T = num_warps * 32 threads. A tile of N elements is distributed by
+ * its flattened (row-major) index: with E = N / T elements per thread (N >= T) in groups of
+ * V consecutive elements, thread t owns the indices ((e / V) * T + t) * V + e % V for
+ * e < E; a tile smaller than the CTA is replicated (thread t holds index t % N). Because the
+ * ownership depends on the element count only, element-wise ops, expand_dims and reshape
+ * never move data: each thread works on its own registers (a tile is E scalar SSA values
+ * in the lowering). Ops that move elements between threads (broadcast, trans, join, split,
+ * reductions along an axis, scans, dot) go through dynamic shared memory with barriers; a
+ * reduction of a whole 1-D tile uses warp shuffles instead. Contiguous global accesses
+ * whose alignment the axis analysis proves become 16-byte vector loads and stores.
+ *
+ * This is the correctness-first layout: one blocked layout per element count. Layout
+ * assignment, coalescing and MMA layouts as separate passes are the next step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "codegen/lower.h"
+#include "transforms/axis_info.h"
+
+typedef struct gtile {
+	int n;             /* elements this thread holds (E) */
+	LLVMValueRef *v;   /* their values */
+} gtile;
+
+typedef struct gpu {
+	cg *c;
+	int T;                  /* threads per program */
+	LLVMValueRef tid;       /* thread index (i32) */
+	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
+	int64_t smem_bytes;     /* the most any op needs */
+} gpu;
+
+static gpu *G; /* the program being lowered; lower_gpu_func is not reentrant per cg */
+
+/* ---- values --------------------------------------------------------------------------- */
+
+static bool is_tile(const ir_type *t)
+{
+	return t->kind == IR_TILE;
+}
+
+static LLVMValueRef sget(cg *c, const ir_value *v)
+{
+	LLVMValueRef x = ir_ptrmap_get(&c->vals, v);
+	if (!x)
+		cg_fail(c, v->def, "internal: value used before it was lowered");
+	return x;
+}
+
+static gtile *tget(cg *c, const ir_value *v)
+{
+	gtile *t = ir_ptrmap_get(&c->vals, v);
+	if (!t)
+		cg_fail(c, v->def, "internal: tile used before it was lowered");
+	return t;
+}
+
+static void put(cg *c, const ir_value *v, void *x)
+{
+	if (!ir_ptrmap_put(&c->vals, v, x))
+		cg_fail(c, v->def, "out of memory");
+}
+
+static gtile *new_tile(cg *c, int n)
+{
+	gtile *t = ARENA_NEW(c->a, gtile);
+	t->n = n;
+	t->v = ARENA_NEWN(c->a, LLVMValueRef, n);
+	return t;
+}
+
+/* Elements per thread and group size for a tile of numel elements. */
+static int per_thread(int64_t numel)
+{
+	return numel >= G->T ? (int)(numel / G->T) : 1;
+}
+
+static int group(int64_t numel)
+{
+	int e = per_thread(numel);
+	return e >= 4 ? 4 : e;
+}
+
+/* The flattened index (i32) of this thread's e-th element of a tile of numel elements. */
+static LLVMValueRef owned_index(cg *c, int64_t numel, int e)
+{
+	if (numel < G->T)
+		return LLVMBuildURem(c->b, G->tid, cg_i32(c, numel), "");
+	int V = group(numel);
+	LLVMValueRef base = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, cg_i32(c, (e / V) * G->T), G->tid, ""),
+					 cg_i32(c, V), "");
+	return LLVMBuildAdd(c->b, base, cg_i32(c, e % V), "");
+}
+
+/* Element e of operand v: a tile's own element, or a scalar broadcast. */
+static LLVMValueRef opnd(cg *c, const ir_value *v, int e)
+{
+	if (is_tile(v->type))
+		return tget(c, v)->v[e];
+	return sget(c, v);
+}
+
+/* ---- shared memory ---------------------------------------------------------------------- */
+
+static void barrier(cg *c)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.nvvm.barrier0", NULL, 0, &fty);
+	LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
+}
+
+static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx)
+{
+	LLVMValueRef off = cg_i64(c, byte_off);
+	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &off, 1, "");
+	LLVMValueRef i64 = LLVMBuildZExt(c->b, idx, c->t_i64, "");
+	return LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &i64, 1, "");
+}
+
+static int64_t elem_bytes(const ir_type *e)
+{
+	return e->kind == IR_I1 ? 1 : e->kind == IR_PTR ? 8 : ir_type_bits(e) / 8;
+}
+
+/* Writes every element of tile v to shared memory at byte offset off (row-major). */
+static void to_smem(cg *c, const ir_value *v, int64_t off)
+{
+	const ir_type *t = v->type;
+	int64_t need = off + ir_type_numel(t) * elem_bytes(t->elem);
+	if (need > G->smem_bytes)
+		G->smem_bytes = need;
+	gtile *g = tget(c, v);
+	for (int e = 0; e < g->n; e++) {
+		LLVMValueRef x = g->v[e];
+		if (t->elem->kind == IR_I1)
+			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
+		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, owned_index(c, ir_type_numel(t), e)));
+	}
+}
+
+static LLVMValueRef from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx)
+{
+	LLVMValueRef x = LLVMBuildLoad2(c->b, cg_mem_type(c, e), smem_at(c, e, off, idx), "");
+	return e->kind == IR_I1 ? LLVMBuildTrunc(c->b, x, c->t_i1, "") : x;
+}
+
+/* ---- index arithmetic ---------------------------------------------------------------------- */
+
+static void strides_of(const ir_type *t, int64_t *st)
+{
+	int64_t s = 1;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		st[d] = s;
+		s *= t->shape[d];
+	}
+}
+
+static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx)
+{
+	int64_t st[16];
+	strides_of(t, st);
+	for (int d = 0; d < t->rank; d++) {
+		LLVMValueRef q = LLVMBuildUDiv(c->b, i, cg_i32(c, st[d]), "");
+		idx[d] = t->shape[d] == 1 ? cg_i32(c, 0) : LLVMBuildURem(c->b, q, cg_i32(c, t->shape[d]), "");
+	}
+}
+
+static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
+{
+	LLVMValueRef s = cg_i32(c, 0);
+	for (int d = 0; d < rank; d++)
+		if (idx[d])
+			s = LLVMBuildAdd(c->b, s, LLVMBuildMul(c->b, idx[d], cg_i32(c, st[d]), ""), "");
+	return s;
+}
+
+/* ---- ops ------------------------------------------------------------------------------------ */
+
+static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e)
+{
+	const ir_attr *v = ir_op_attr(op, "value");
+	LLVMTypeRef t = cg_scalar_type(c, e);
+	if (ir_type_is_float(e))
+		return LLVMConstReal(t, v->kind == IR_ATTR_FLOAT ? v->f : (double)v->i);
+	return LLVMConstInt(t, (unsigned long long)(v->kind == IR_ATTR_FLOAT ? (int64_t)v->f : v->i), 1);
+}
+
+static LLVMValueRef sreg(cg *c, const char *name)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, name, NULL, 0, &fty);
+	return LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
+}
+
+static void lower_elementwise(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type;
+	LLVMValueRef a[4];
+	if (!is_tile(rt)) {
+		for (int k = 0; k < op->noperands; k++)
+			a[k] = sget(c, op->operands[k]);
+		put(c, &op->results[0], cg_scalar_op(c, op, a, rt));
+		return;
+	}
+	gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+	for (int e = 0; e < r->n; e++) {
+		for (int k = 0; k < op->noperands; k++)
+			a[k] = opnd(c, op->operands[k], e);
+		r->v[e] = cg_scalar_op(c, op, a, rt->elem);
+	}
+	put(c, &op->results[0], r);
+}
+
+/* Moves data through shared memory: result element at flattened index i reads the source
+ * element src_index(i). */
+typedef LLVMValueRef (*remap_fn)(cg *c, const ir_op *op, LLVMValueRef i, int which);
+
+static LLVMValueRef remap_broadcast(cg *c, const ir_op *op, LLVMValueRef i, int which)
+{
+	const ir_type *rt = op->results[0].type, *st = op->operands[0]->type;
+	int64_t sst[16];
+	LLVMValueRef idx[16];
+	(void)which;
+	strides_of(st, sst);
+	unflatten(c, rt, i, idx);
+	for (int d = 0; d < rt->rank; d++)
+		if (st->shape[d] == 1)
+			idx[d] = NULL;
+	return flatten(c, sst, idx, rt->rank);
+}
+
+static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int which)
+{
+	const ir_type *rt = op->results[0].type, *st = op->operands[0]->type;
+	const ir_attr *ord = ir_op_attr(op, "order");
+	int64_t sst[16];
+	LLVMValueRef idx[16], sidx[16];
+	(void)which;
+	strides_of(st, sst);
+	unflatten(c, rt, i, idx);
+	for (int d = 0; d < rt->rank; d++)
+		sidx[ord->ints.v[d]] = idx[d];
+	return flatten(c, sst, sidx, rt->rank);
+}
+
+static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
+{
+	const ir_type *rt = op->results[res].type;
+	const ir_value *src = op->operands[0];
+	barrier(c); /* earlier readers of shared memory are done */
+	to_smem(c, src, 0);
+	barrier(c);
+	gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+	for (int e = 0; e < r->n; e++)
+		r->v[e] = from_smem(c, rt->elem, 0, f(c, op, owned_index(c, ir_type_numel(rt), e), res));
+	put(c, &op->results[res], r);
+}
+
+static void lower_shape(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type;
+	const ir_value *x = op->noperands ? op->operands[0] : NULL;
+	switch (op->code) {
+	case IR_OP_CONSTANT: {
+		LLVMValueRef v = const_value(c, op, ir_type_elem(rt));
+		if (!is_tile(rt)) {
+			put(c, &op->results[0], v);
+			return;
+		}
+		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		for (int e = 0; e < r->n; e++)
+			r->v[e] = v;
+		put(c, &op->results[0], r);
+		return;
+	}
+	case IR_OP_PROGRAM_ID:
+	case IR_OP_NUM_PROGRAMS: {
+		static const char *const names[2][3] = {
+		    {"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z"},
+		    {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z"}};
+		int64_t axis = ir_op_int(op, "axis", 0);
+		put(c, &op->results[0], sreg(c, names[op->code == IR_OP_NUM_PROGRAMS][axis]));
+		return;
+	}
+	case IR_OP_MAKE_RANGE: {
+		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		for (int e = 0; e < r->n; e++)
+			r->v[e] = LLVMBuildAdd(c->b, owned_index(c, ir_type_numel(rt), e),
+					       cg_i32(c, ir_op_int(op, "start", 0)), "");
+		put(c, &op->results[0], r);
+		return;
+	}
+	case IR_OP_SPLAT: {
+		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		for (int e = 0; e < r->n; e++)
+			r->v[e] = sget(c, x);
+		put(c, &op->results[0], r);
+		return;
+	}
+	case IR_OP_EXPAND_DIMS:
+	case IR_OP_RESHAPE:
+	case IR_OP_MULTIPLE_OF:
+	case IR_OP_MAX_CONTIGUOUS:
+		/* same element count, same ownership */
+		put(c, &op->results[0], ir_ptrmap_get(&c->vals, x));
+		return;
+	case IR_OP_BROADCAST:
+		if (!is_tile(x->type)) {
+			gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+			for (int e = 0; e < r->n; e++)
+				r->v[e] = sget(c, x);
+			put(c, &op->results[0], r);
+			return;
+		}
+		exchange(c, op, 0, remap_broadcast);
+		return;
+	case IR_OP_TRANS:
+		exchange(c, op, 0, remap_trans);
+		return;
+	default:
+		cg_fail(c, op, "the NVIDIA backend cannot lower '%s' yet", ir_ops[op->code].name);
+	}
+}
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+static LLVMValueRef pred_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m, LLVMValueRef other,
+			      unsigned align)
+{
+	if (!m) {
+		LLVMValueRef v = LLVMBuildLoad2(c->b, t, p, "");
+		LLVMSetAlignment(v, align);
+		return v;
+	}
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "ld");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "ld.join");
+	LLVMBuildCondBr(c->b, m, then, join);
+	LLVMPositionBuilderAtEnd(c->b, then);
+	LLVMValueRef v = LLVMBuildLoad2(c->b, t, p, "");
+	LLVMSetAlignment(v, align);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+	LLVMValueRef phi = LLVMBuildPhi(c->b, t, "");
+	LLVMValueRef vals[2] = {v, other ? other : LLVMConstNull(t)};
+	LLVMBasicBlockRef bbs[2] = {then, pre};
+	LLVMAddIncoming(phi, vals, bbs, 2);
+	return phi;
+}
+
+static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, unsigned align)
+{
+	if (!m) {
+		LLVMValueRef s = LLVMBuildStore(c->b, v, p);
+		LLVMSetAlignment(s, align);
+		return;
+	}
+	LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "st");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "st.join");
+	LLVMBuildCondBr(c->b, m, then, join);
+	LLVMPositionBuilderAtEnd(c->b, then);
+	LLVMValueRef s = LLVMBuildStore(c->b, v, p);
+	LLVMSetAlignment(s, align);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+}
+
+/* Elements per 16-byte access: the axis analysis must prove the pointers contiguous and
+ * aligned over a thread's group, and the mask constant over it. */
+static int access_width(cg *c, const ir_value *ptrs, const ir_value *mask, int64_t numel)
+{
+	int V = numel >= G->T ? group(numel) : 1;
+	if (V == 1 || !c->ai || ptrs->type->rank < 1)
+		return 1;
+	int w = axis_vector_width(c->ai, ptrs, mask, 16);
+	while (w > V)
+		w /= 2;
+	/* a group must not straddle rows: it lies within the last dimension */
+	int64_t last = ptrs->type->shape[ptrs->type->rank - 1];
+	while (w > 1 && last % w)
+		w /= 2;
+	return w < 1 ? 1 : w;
+}
+
+static void lower_load(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0];
+	const ir_value *m = op->noperands > 1 ? op->operands[1] : NULL;
+	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
+	LLVMTypeRef mt = cg_mem_type(c, e);
+	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE)
+		cg_fail(c, op, "block pointers are not supported by the NVIDIA backend yet");
+	if (!is_tile(rt)) {
+		LLVMValueRef v = pred_load(c, sget(c, p), mt, m ? sget(c, m) : NULL, o ? sget(c, o) : NULL, 1);
+		put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
+		return;
+	}
+	int64_t n = ir_type_numel(rt);
+	gtile *r = new_tile(c, per_thread(n));
+	int w = access_width(c, p, m, n);
+	for (int k = 0; k < r->n; k += w) {
+		LLVMValueRef ptr = opnd(c, p, k);
+		LLVMValueRef mv = m ? opnd(c, m, k) : NULL;
+		if (w == 1) {
+			LLVMValueRef ov = o ? opnd(c, o, k) : NULL;
+			if (ov && e->kind == IR_I1)
+				ov = LLVMBuildZExt(c->b, ov, c->t_i8, "");
+			LLVMValueRef v = pred_load(c, ptr, mt, mv, ov, (unsigned)elem_bytes(e));
+			r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
+			continue;
+		}
+		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
+		LLVMValueRef ov = LLVMGetPoison(vt);
+		for (int j = 0; j < w; j++)
+			ov = LLVMBuildInsertElement(c->b, ov, o ? opnd(c, o, k + j) : LLVMConstNull(mt), cg_i32(c, j), "");
+		LLVMValueRef v = pred_load(c, ptr, vt, mv, ov, (unsigned)(w * elem_bytes(e)));
+		for (int j = 0; j < w; j++)
+			r->v[k + j] = LLVMBuildExtractElement(c->b, v, cg_i32(c, j), "");
+	}
+	put(c, &op->results[0], r);
+}
+
+/* Threads holding a replicated copy of an element must not all write it. */
+static LLVMValueRef owner_only(cg *c, int64_t numel, LLVMValueRef m)
+{
+	if (numel >= G->T)
+		return m;
+	LLVMValueRef first = LLVMBuildICmp(c->b, LLVMIntULT, G->tid, cg_i32(c, numel), "");
+	return m ? LLVMBuildAnd(c->b, m, first, "") : first;
+}
+
+static void lower_store(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0], *v = op->operands[1];
+	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
+	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE)
+		cg_fail(c, op, "block pointers are not supported by the NVIDIA backend yet");
+	const ir_type *e = ir_type_elem(v->type);
+	if (!is_tile(p->type)) {
+		/* a scalar store: one thread does it */
+		LLVMValueRef x = sget(c, v);
+		if (e->kind == IR_I1)
+			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
+		pred_store(c, sget(c, p), x, owner_only(c, 1, m ? sget(c, m) : NULL), (unsigned)elem_bytes(e));
+		return;
+	}
+	int64_t n = ir_type_numel(p->type);
+	int E = per_thread(n);
+	int w = access_width(c, p, m, n);
+	LLVMTypeRef mt = cg_mem_type(c, e);
+	for (int k = 0; k < E; k += w) {
+		LLVMValueRef mv = owner_only(c, n, m ? opnd(c, m, k) : NULL);
+		if (w == 1) {
+			LLVMValueRef x = opnd(c, v, k);
+			if (e->kind == IR_I1)
+				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
+			pred_store(c, opnd(c, p, k), x, mv, (unsigned)elem_bytes(e));
+			continue;
+		}
+		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
+		LLVMValueRef x = LLVMGetPoison(vt);
+		for (int j = 0; j < w; j++)
+			x = LLVMBuildInsertElement(c->b, x, opnd(c, v, k + j), cg_i32(c, j), "");
+		pred_store(c, opnd(c, p, k), x, mv, (unsigned)(w * elem_bytes(e)));
+	}
+}
+
+static void lower_atomic(cg *c, const ir_op *op)
+{
+	const ir_value *p = op->operands[0];
+	bool cas = op->code == IR_OP_ATOMIC_CAS;
+	const ir_value *m = !cas && op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
+	int64_t n = is_tile(rt) ? ir_type_numel(rt) : 1;
+	int E = is_tile(rt) ? per_thread(n) : 1;
+	gtile *r = is_tile(rt) ? new_tile(c, E) : NULL;
+	const ir_attr *k = ir_op_attr(op, "kind");
+	const char *kind = k && k->kind == IR_ATTR_STR ? k->s : "add";
+	bool fl = ir_type_is_float(e);
+	LLVMAtomicRMWBinOp bop = LLVMAtomicRMWBinOpAdd;
+	if (!strcmp(kind, "fadd")) bop = LLVMAtomicRMWBinOpFAdd;
+	else if (!strcmp(kind, "max")) bop = fl ? LLVMAtomicRMWBinOpFMax : LLVMAtomicRMWBinOpMax;
+	else if (!strcmp(kind, "min")) bop = fl ? LLVMAtomicRMWBinOpFMin : LLVMAtomicRMWBinOpMin;
+	else if (!strcmp(kind, "umax")) bop = LLVMAtomicRMWBinOpUMax;
+	else if (!strcmp(kind, "umin")) bop = LLVMAtomicRMWBinOpUMin;
+	else if (!strcmp(kind, "and")) bop = LLVMAtomicRMWBinOpAnd;
+	else if (!strcmp(kind, "or")) bop = LLVMAtomicRMWBinOpOr;
+	else if (!strcmp(kind, "xor")) bop = LLVMAtomicRMWBinOpXor;
+	else if (!strcmp(kind, "xchg")) bop = LLVMAtomicRMWBinOpXchg;
+	LLVMTypeRef mt = cg_mem_type(c, e);
+	for (int i = 0; i < E; i++) {
+		LLVMValueRef ptr = is_tile(rt) ? opnd(c, p, i) : sget(c, p);
+		LLVMValueRef mv = m ? (is_tile(rt) ? opnd(c, m, i) : sget(c, m)) : NULL;
+		mv = owner_only(c, n, mv);
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "atom");
+		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "atom.join");
+		LLVMBuildCondBr(c->b, mv, then, join);
+		LLVMPositionBuilderAtEnd(c->b, then);
+		LLVMValueRef x;
+		if (cas) {
+			LLVMValueRef cmp = is_tile(rt) ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
+			LLVMValueRef nv = is_tile(rt) ? opnd(c, op->operands[2], i) : sget(c, op->operands[2]);
+			x = LLVMBuildExtractValue(c->b, LLVMBuildAtomicCmpXchg(c->b, ptr, cmp, nv, LLVMAtomicOrderingAcquireRelease,
+									       LLVMAtomicOrderingAcquire, 0), 0, "");
+		} else {
+			LLVMValueRef val = is_tile(rt) ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
+			x = LLVMBuildAtomicRMW(c->b, bop, ptr, val, LLVMAtomicOrderingAcquireRelease, 0);
+		}
+		LLVMBuildBr(c->b, join);
+		LLVMPositionBuilderAtEnd(c->b, join);
+		LLVMValueRef phi = LLVMBuildPhi(c->b, mt, "");
+		LLVMValueRef vals[2] = {x, LLVMConstNull(mt)};
+		LLVMBasicBlockRef bbs[2] = {then, pre};
+		LLVMAddIncoming(phi, vals, bbs, 2);
+		if (r)
+			r->v[i] = phi;
+		else
+			put(c, &op->results[0], phi);
+	}
+	if (r)
+		put(c, &op->results[0], r);
+}
+
+/* ---- reductions, scans, dot --------------------------------------------------------------- */
+
+static void lower_block(cg *c, const ir_block *b);
+
+static const ir_op *terminator(const ir_block *b)
+{
+	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
+}
+
+static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
+{
+	for (int k = 0; k < n2; k++)
+		put(c, region->args[k], in[k]);
+	lower_block(c, region);
+	const ir_op *y = terminator(region);
+	for (int k = 0; y && k < y->noperands; k++)
+		out[k] = sget(c, y->operands[k]);
+}
+
+static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
+{
+	LLVMTypeRef t = LLVMTypeOf(v);
+	bool fl = t == c->t_f32;
+	LLVMValueRef x = t == c->t_f32 || t == c->t_i32 ? v : NULL;
+	if (!x) {
+		/* widen narrow types to 32 bits for the shuffle */
+		if (t == c->t_f16 || t == c->t_bf16)
+			x = LLVMBuildZExt(c->b, LLVMBuildBitCast(c->b, v, c->t_i16, ""), c->t_i32, "");
+		else
+			x = LLVMBuildZExt(c->b, v, c->t_i32, "");
+	}
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, fl ? "llvm.nvvm.shfl.sync.bfly.f32" : "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, &fty);
+	LLVMValueRef args[4] = {cg_i32(c, -1), x, cg_i32(c, lane_mask), cg_i32(c, 31)};
+	LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, 4, "");
+	if (t == c->t_f32 || t == c->t_i32)
+		return r;
+	if (t == c->t_f16 || t == c->t_bf16)
+		return LLVMBuildBitCast(c->b, LLVMBuildTrunc(c->b, r, c->t_i16, ""), t, "");
+	return LLVMBuildTrunc(c->b, r, t, "");
+}
+
+static bool shuffle_ok(const ir_type *e)
+{
+	return ir_type_bits(e) <= 32 && e->kind != IR_PTR;
+}
+
+static void lower_reduce(cg *c, const ir_op *op)
+{
+	int n = op->noperands;
+	int64_t axis = ir_op_int(op, "axis", 0);
+	const ir_type *t = op->operands[0]->type;
+	const ir_block *region = op->regions[0];
+	LLVMValueRef x[16], r[8], acc[8];
+	if (n > 8)
+		cg_fail(c, op, "reductions of more than 8 operands are not supported");
+	bool shuffles = t->rank == 1 && ir_type_numel(t) >= G->T;
+	for (int k = 0; k < n; k++)
+		shuffles &= shuffle_ok(t->elem == op->operands[k]->type->elem ? op->operands[k]->type->elem : t->elem);
+	if (shuffles) {
+		/* whole tile to a scalar: this thread's elements, then the warp, then the warps */
+		for (int k = 0; k < n; k++)
+			acc[k] = tget(c, op->operands[k])->v[0];
+		int E = per_thread(ir_type_numel(t));
+		for (int e = 1; e < E; e++) {
+			for (int k = 0; k < n; k++) {
+				x[k] = acc[k];
+				x[n + k] = tget(c, op->operands[k])->v[e];
+			}
+			combine(c, region, x, 2 * n, acc);
+		}
+		for (int lm = 16; lm >= 1; lm /= 2) {
+			for (int k = 0; k < n; k++) {
+				x[k] = acc[k];
+				x[n + k] = shfl_xor(c, acc[k], lm);
+			}
+			combine(c, region, x, 2 * n, acc);
+		}
+		int W = G->T / 32;
+		if (W > 1) {
+			barrier(c);
+			LLVMValueRef warp = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, 32), "");
+			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, G->tid, cg_i32(c, 32), ""), cg_i32(c, 0), "");
+			int64_t off = 0;
+			int64_t offs[8];
+			for (int k = 0; k < n; k++) {
+				const ir_type *ek = op->operands[k]->type->elem;
+				offs[k] = off;
+				LLVMValueRef v = acc[k];
+				if (ek->kind == IR_I1)
+					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
+				pred_store(c, smem_at(c, ek, off, warp), v, lane0, 1);
+				off += 8 * W;
+			}
+			if (off > G->smem_bytes)
+				G->smem_bytes = off;
+			barrier(c);
+			for (int k = 0; k < n; k++)
+				acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, 0));
+			for (int w = 1; w < W; w++) {
+				for (int k = 0; k < n; k++) {
+					x[k] = acc[k];
+					x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, w));
+				}
+				combine(c, region, x, 2 * n, acc);
+			}
+		}
+		for (int k = 0; k < n; k++)
+			put(c, &op->results[k], acc[k]);
+		return;
+	}
+	/* general case: through shared memory, each thread computing the outputs it owns */
+	int64_t outer = 1, inner = 1, K = t->shape[axis];
+	for (int d = 0; d < axis; d++)
+		outer *= t->shape[d];
+	for (int d = (int)axis + 1; d < t->rank; d++)
+		inner *= t->shape[d];
+	int64_t offs[8], off = 0;
+	barrier(c);
+	for (int k = 0; k < n; k++) {
+		offs[k] = off;
+		to_smem(c, op->operands[k], off);
+		off += ir_type_numel(t) * elem_bytes(op->operands[k]->type->elem);
+		off = (off + 15) & ~(int64_t)15;
+	}
+	barrier(c);
+	int64_t nout = outer * inner;
+	int E = per_thread(nout);
+	gtile *res[8] = {0};
+	for (int k = 0; k < n; k++)
+		res[k] = is_tile(op->results[k].type) ? new_tile(c, E) : NULL;
+	for (int e = 0; e < (res[0] ? E : 1); e++) {
+		LLVMValueRef oi = res[0] ? owned_index(c, nout, e) : cg_i32(c, 0);
+		LLVMValueRef o = LLVMBuildUDiv(c->b, oi, cg_i32(c, inner), "");
+		LLVMValueRef in = LLVMBuildURem(c->b, oi, cg_i32(c, inner), "");
+		LLVMValueRef base = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, o, cg_i32(c, K * inner), ""), in, "");
+		for (int k = 0; k < n; k++)
+			acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k], base);
+		/* a loop over the reduced axis, with the accumulators as phis */
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red");
+		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red.body");
+		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red.done");
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, head);
+		LLVMValueRef kk = LLVMBuildPhi(c->b, c->t_i32, "k");
+		LLVMValueRef one = cg_i32(c, 1);
+		LLVMAddIncoming(kk, &one, &pre, 1);
+		LLVMValueRef phis[8];
+		for (int k = 0; k < n; k++) {
+			phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(acc[k]), "acc");
+			LLVMAddIncoming(phis[k], &acc[k], &pre, 1);
+		}
+		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULT, kk, cg_i32(c, K), ""), body, done);
+		LLVMPositionBuilderAtEnd(c->b, body);
+		LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildMul(c->b, kk, cg_i32(c, inner), ""), "");
+		for (int k = 0; k < n; k++) {
+			x[k] = phis[k];
+			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
+		}
+		combine(c, region, x, 2 * n, r);
+		LLVMValueRef next = LLVMBuildAdd(c->b, kk, one, "");
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+		LLVMAddIncoming(kk, &next, &latch, 1);
+		for (int k = 0; k < n; k++)
+			LLVMAddIncoming(phis[k], &r[k], &latch, 1);
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, done);
+		for (int k = 0; k < n; k++) {
+			if (res[k])
+				res[k]->v[e] = phis[k];
+			else
+				put(c, &op->results[k], phis[k]);
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (res[k])
+			put(c, &op->results[k], res[k]);
+}
+
+/* C[m, n] = acc[m, n] + sum_k A[m, k] B[k, n] with A and B in shared memory, each thread
+ * computing the C elements it owns (the FMA path; tensor cores are the next step). */
+static void lower_dot(cg *c, const ir_op *op)
+{
+	const ir_value *a = op->operands[0], *b = op->operands[1], *ac = op->operands[2];
+	const ir_type *rt = op->results[0].type, *re = rt->elem;
+	if (rt->rank != 2)
+		cg_fail(c, op, "batched tl.dot is not supported by the NVIDIA backend yet");
+	int64_t M = rt->shape[0], N = rt->shape[1], K = a->type->shape[1];
+	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
+	barrier(c);
+	to_smem(c, a, aoff);
+	to_smem(c, b, boff);
+	barrier(c);
+	bool fl = ir_type_is_float(re);
+	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
+	const ir_context *ctx = c->f->module->ctx;
+	(void)ctx;
+	int E = per_thread(M * N);
+	gtile *r = new_tile(c, E);
+	gtile *acc = tget(c, ac);
+	for (int e = 0; e < E; e++) {
+		LLVMValueRef oi = owned_index(c, M * N, e);
+		LLVMValueRef m = LLVMBuildUDiv(c->b, oi, cg_i32(c, N), "");
+		LLVMValueRef nn = LLVMBuildURem(c->b, oi, cg_i32(c, N), "");
+		LLVMValueRef init = acc->v[e];
+		if (fl && LLVMTypeOf(init) != ct)
+			init = LLVMBuildFPExt(c->b, init, ct, "");
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot");
+		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.body");
+		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.done");
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, head);
+		LLVMValueRef kk = LLVMBuildPhi(c->b, c->t_i32, "k");
+		LLVMValueRef zero = cg_i32(c, 0);
+		LLVMAddIncoming(kk, &zero, &pre, 1);
+		LLVMValueRef sum = LLVMBuildPhi(c->b, ct, "sum");
+		LLVMAddIncoming(sum, &init, &pre, 1);
+		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULT, kk, cg_i32(c, K), ""), body, done);
+		LLVMPositionBuilderAtEnd(c->b, body);
+		LLVMValueRef av = from_smem(c, a->type->elem, aoff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""));
+		LLVMValueRef bv = from_smem(c, b->type->elem, boff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""));
+		LLVMValueRef next;
+		if (fl) {
+			av = LLVMTypeOf(av) == ct ? av : LLVMBuildFPExt(c->b, av, ct, "");
+			bv = LLVMTypeOf(bv) == ct ? bv : LLVMBuildFPExt(c->b, bv, ct, "");
+			LLVMTypeRef fty;
+			LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &ct, 1, &fty);
+			LLVMValueRef args[3] = {av, bv, sum};
+			next = LLVMBuildCall2(c->b, fty, f, args, 3, "");
+		} else {
+			av = LLVMBuildSExt(c->b, av, ct, "");
+			bv = LLVMBuildSExt(c->b, bv, ct, "");
+			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
+		}
+		LLVMValueRef kn = LLVMBuildAdd(c->b, kk, cg_i32(c, 1), "");
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+		LLVMAddIncoming(kk, &kn, &latch, 1);
+		LLVMAddIncoming(sum, &next, &latch, 1);
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, done);
+		LLVMValueRef v = sum;
+		if (fl && ct != cg_scalar_type(c, re))
+			v = LLVMBuildFPTrunc(c->b, v, cg_scalar_type(c, re), "");
+		r->v[e] = v;
+	}
+	put(c, &op->results[0], r);
+}
+
+/* ---- control flow ------------------------------------------------------------------------- */
+
+/* Flattens the values of n IR values (tiles expand to their elements) into out. */
+static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (is_tile(vs[i]->type)) {
+			gtile *t = tget(c, vs[i]);
+			for (int e = 0; e < t->n; e++)
+				out[k++] = t->v[e];
+		} else {
+			out[k++] = sget(c, vs[i]);
+		}
+	}
+	return k;
+}
+
+static int flat_count(const ir_type *t)
+{
+	return is_tile(t) ? per_thread(ir_type_numel(t)) : 1;
+}
+
+/* Binds values v[0..n) from flat LLVM values. */
+static void bind_flat(cg *c, ir_value *const *vs, int n, LLVMValueRef *flat)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (is_tile(vs[i]->type)) {
+			gtile *t = new_tile(c, flat_count(vs[i]->type));
+			for (int e = 0; e < t->n; e++)
+				t->v[e] = flat[k++];
+			put(c, vs[i], t);
+		} else {
+			put(c, vs[i], flat[k++]);
+		}
+	}
+}
+
+static int total_flat(ir_value *const *vs, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += flat_count(vs[i]->type);
+	return k;
+}
+
+static void lower_for(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	const ir_block *body = op->regions[0];
+	int nf = total_flat(body->args + 1, n);
+	LLVMValueRef *init = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *yv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
+	LLVMValueRef lb = sget(c, op->operands[0]), ub = sget(c, op->operands[1]), step = sget(c, op->operands[2]);
+	bool sgn = ir_type_is_signed(op->operands[0]->type);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, head);
+	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
+	LLVMAddIncoming(iv, &lb, &pre, 1);
+	for (int k = 0; k < nf; k++) {
+		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
+		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
+	}
+	LLVMValueRef up = LLVMBuildICmp(c->b, sgn ? LLVMIntSLT : LLVMIntULT, iv, ub, "");
+	LLVMValueRef cond = up;
+	if (sgn) {
+		LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, iv, ub, "");
+		LLVMValueRef pos = LLVMBuildICmp(c->b, LLVMIntSGT, step, LLVMConstNull(LLVMTypeOf(step)), "");
+		cond = LLVMBuildSelect(c->b, pos, up, down, "");
+	}
+	LLVMBuildCondBr(c->b, cond, bb, done);
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	put(c, body->args[0], iv);
+	bind_flat(c, body->args + 1, n, phis);
+	lower_block(c, body);
+	const ir_op *y = terminator(body);
+	flat_vals(c, (const ir_value *const *)y->operands, n, yv);
+	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	LLVMAddIncoming(iv, &next, &latch, 1);
+	for (int k = 0; k < nf; k++)
+		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, done);
+	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
+	for (int k = 0; k < n; k++)
+		res[k] = &op->results[k];
+	bind_flat(c, res, n, phis);
+	free(res);
+	free(init);
+	free(phis);
+	free(yv);
+}
+
+static void lower_if(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
+	for (int k = 0; k < n; k++)
+		res[k] = &op->results[k];
+	int nf = total_flat(res, n);
+	LLVMValueRef *vals[2] = {calloc((size_t)nf + 1, sizeof(LLVMValueRef)), calloc((size_t)nf + 1, sizeof(LLVMValueRef))};
+	LLVMBasicBlockRef arms[2] = {LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.then"),
+				     LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.else")};
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.join");
+	LLVMBuildCondBr(c->b, sget(c, op->operands[0]), arms[0], arms[1]);
+	LLVMBasicBlockRef ends[2];
+	for (int a = 0; a < 2; a++) {
+		LLVMPositionBuilderAtEnd(c->b, arms[a]);
+		lower_block(c, op->regions[a]);
+		flat_vals(c, (const ir_value *const *)terminator(op->regions[a])->operands, n, vals[a]);
+		ends[a] = LLVMGetInsertBlock(c->b);
+		LLVMBuildBr(c->b, join);
+	}
+	LLVMPositionBuilderAtEnd(c->b, join);
+	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	for (int k = 0; k < nf; k++) {
+		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(vals[0][k]), "");
+		LLVMValueRef in[2] = {vals[0][k], vals[1][k]};
+		LLVMAddIncoming(phis[k], in, ends, 2);
+	}
+	bind_flat(c, res, n, phis);
+	free(phis);
+	free(vals[0]);
+	free(vals[1]);
+	free(res);
+}
+
+static void lower_while(cg *c, const ir_op *op)
+{
+	int n = op->nresults;
+	const ir_block *before = op->regions[0], *after = op->regions[1];
+	int nf = total_flat(before->args, n);
+	LLVMValueRef *init = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *cv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *yv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	flat_vals(c, (const ir_value *const *)op->operands, n, init);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while");
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while.body");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while.done");
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, head);
+	for (int k = 0; k < nf; k++) {
+		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
+		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
+	}
+	bind_flat(c, before->args, n, phis);
+	lower_block(c, before);
+	const ir_op *cnd = terminator(before);
+	flat_vals(c, (const ir_value *const *)cnd->operands + 1, n, cv);
+	LLVMBuildCondBr(c->b, sget(c, cnd->operands[0]), bb, done);
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	bind_flat(c, after->args, n, cv);
+	lower_block(c, after);
+	flat_vals(c, (const ir_value *const *)terminator(after)->operands, n, yv);
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	for (int k = 0; k < nf; k++)
+		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	LLVMBuildBr(c->b, head);
+	LLVMPositionBuilderAtEnd(c->b, done);
+	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
+	for (int k = 0; k < n; k++)
+		res[k] = &op->results[k];
+	bind_flat(c, res, n, cv);
+	free(res);
+	free(init);
+	free(phis);
+	free(cv);
+	free(yv);
+}
+
+static void lower_op(cg *c, const ir_op *op)
+{
+	if (ir_ops[op->code].traits & T_ELEMENTWISE) {
+		lower_elementwise(c, op);
+		return;
+	}
+	switch (op->code) {
+	case IR_OP_LOAD: lower_load(c, op); return;
+	case IR_OP_STORE: lower_store(c, op); return;
+	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
+	case IR_OP_REDUCE: lower_reduce(c, op); return;
+	case IR_OP_DOT: lower_dot(c, op); return;
+	case IR_OP_FOR: lower_for(c, op); return;
+	case IR_OP_IF: lower_if(c, op); return;
+	case IR_OP_WHILE: lower_while(c, op); return;
+	case IR_OP_YIELD: case IR_OP_CONDITION: return;
+	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
+	case IR_OP_BARRIER: barrier(c); return;
+	case IR_OP_ASSERT: return; /* device asserts are not compiled in yet */
+	default: lower_shape(c, op); return;
+	}
+}
+
+static void lower_block(cg *c, const ir_block *b)
+{
+	for (const ir_op *op = b->first; op; op = op->next)
+		lower_op(c, op);
+}
+
+static LLVMTypeRef abi_type(cg *c, const ir_type *t)
+{
+	switch (t->kind) {
+	case IR_I1: return c->t_i8;
+	case IR_F16: case IR_BF16: return c->t_i16;
+	default: return cg_scalar_type(c, t);
+	}
+}
+
+static void add_annotation(cg *c, LLVMValueRef fn, const char *key, int64_t v)
+{
+	LLVMMetadataRef ops[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(c->ctx, key, strlen(key)),
+				  LLVMValueAsMetadata(cg_i32(c, v))};
+	LLVMAddNamedMetadataOperand(c->mod, "nvvm.annotations",
+				    LLVMMetadataAsValue(c->ctx, LLVMMDNodeInContext2(c->ctx, ops, 3)));
+}
+
+int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared)
+{
+	gpu g = {.c = c};
+	G = &g;
+	c->f = f;
+	const ir_attr *nw = ir_func_attr(f, "num_warps");
+	g.T = (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4) * 32;
+	int np = f->body->nargs;
+	LLVMTypeRef *pt = calloc((size_t)np + 1, sizeof(LLVMTypeRef));
+	for (int i = 0; i < np; i++)
+		pt[i] = abi_type(c, f->body->args[i]->type);
+	c->fn = LLVMAddFunction(c->mod, f->name, LLVMFunctionType(c->t_void, pt, (unsigned)np, 0));
+	free(pt);
+	LLVMValueRef sm = LLVMGetNamedGlobal(c->mod, "tilecc_smem");
+	if (!sm) {
+		sm = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->t_i8, 0), "tilecc_smem", 3);
+		LLVMSetLinkage(sm, LLVMExternalLinkage);
+		LLVMSetAlignment(sm, 16);
+	}
+	g.smem = sm;
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "entry");
+	LLVMPositionBuilderAtEnd(c->b, entry);
+	c->entry = entry;
+	g.tid = sreg(c, "llvm.nvvm.read.ptx.sreg.tid.x");
+	for (int i = 0; i < np; i++) {
+		const ir_type *t = f->body->args[i]->type;
+		LLVMValueRef v = LLVMGetParam(c->fn, (unsigned)i);
+		if (t->kind == IR_I1)
+			v = LLVMBuildICmp(c->b, LLVMIntNE, v, LLVMConstNull(c->t_i8), "");
+		else if (t->kind == IR_F16 || t->kind == IR_BF16)
+			v = LLVMBuildBitCast(c->b, v, cg_scalar_type(c, t), "");
+		put(c, f->body->args[i], v);
+	}
+	lower_block(c, f->body);
+	add_annotation(c, c->fn, "kernel", 1);
+	add_annotation(c, c->fn, "maxntidx", g.T);
+	*shared = g.smem_bytes;
+
+	/* NAME__meta in global memory, read by the runtime with cuModuleGetGlobal */
+	strbuf meta = {0};
+	strbuf_printf(&meta, "tilecc-kernel=1\nname=%s\ntarget=nvptx\nparams=%s\nnum_warps=%d\nshared=%lld\nblock=%d,1,1\n",
+		      f->name, meta_params, g.T / 32, (long long)g.smem_bytes, g.T);
+	char name[512];
+	snprintf(name, sizeof name, "%s__meta", f->name);
+	LLVMValueRef str = LLVMConstStringInContext(c->ctx, meta.data, (unsigned)meta.len, 0);
+	LLVMValueRef gv = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(str), name, 1);
+	LLVMSetInitializer(gv, str);
+	LLVMSetGlobalConstant(gv, 0);
+	strbuf_free(&meta);
+	G = NULL;
+	return 0;
+}
