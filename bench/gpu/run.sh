@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# run.sh: the GPU benchmark, build-machine half. Compiles the five bench kernels to cubins
+# with tilecc (timing each compile, front to cubin), and stages them with the kernels'
+# sources in DIR for bench/gpu/bench.py, which runs on the GPU machine:
+#   bench/gpu/run.sh [BUILD_DIR] [DIR]        (here)
+#   python3 bench/gpu/bench.py DIR/kernels DIR [results.json]   (there)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+dir=${2:-$root/.scratch/gpu}
+kernels=$root/../shared/bench-kernels
+tilecc=$build/tools/tilecc/tilecc
+mkdir -p "$dir/kernels"
+cp "$kernels"/*.py "$dir/kernels/"
+declare -A sig warps
+while IFS=$'\t' read -r k s w; do
+  case $k in \#*|"") continue;; esac
+  sig[$k]=$s; warps[$k]=$w
+done < "$kernels/signatures.tsv"
+echo "{" > "$dir/compile_ms.json"
+first=1
+for k in vadd softmax layernorm matmul attention; do
+  t0=$(date +%s%N)
+  "$tilecc" "$kernels/$k.py" -k "$k" -s "${sig[$k]}" --num-warps "${warps[$k]}" --target=sm_90 -o "$dir/$k.cubin"
+  t1=$(date +%s%N)
+  ms=$(( (t1 - t0) / 1000 ))
+  [ $first = 1 ] || echo "," >> "$dir/compile_ms.json"
+  printf '"%s": %d.%03d' "$k" $((ms / 1000)) $((ms % 1000)) >> "$dir/compile_ms.json"
+  first=0
+  printf "tilecc %s -> %s.cubin: %d.%03d ms\n" "$k" "$k" $((ms / 1000)) $((ms % 1000))
+done
+echo "}" >> "$dir/compile_ms.json"
