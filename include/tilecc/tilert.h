@@ -1,9 +1,11 @@
 /* tilert.h: the public C API of libtilert, the runtime that loads and launches the
  * artifacts tilecc produces.
  *
- * A module is one loaded artifact (a CPU shared object, later a cubin, PTX or HSACO); its
- * kernels are found by name and launched over a grid of program instances. The calling
- * convention of CPU artifacts is described in docs/abi.md.
+ * A module is one loaded artifact (a CPU shared object, a cubin or PTX for NVIDIA GPUs,
+ * later an HSACO); its kernels are found by name and launched over a grid of program
+ * instances. The calling conventions are described in docs/abi.md. The CUDA driver is
+ * opened at run time (dlopen of libcuda.so.1) the first time a GPU artifact or device
+ * memory is used; without one, those calls answer TILERT_ERR_NO_DRIVER.
  *
  * Every function returns an int error code (TILERT_OK, or one of TILERT_ERR_*) and fills
  * its out-parameters only on success. The details of a failure are in tilert_last_error().
@@ -34,7 +36,8 @@ enum {
 	TILERT_ERR_NO_DRIVER,        /* a GPU artifact, and no CUDA/HIP driver in this build or machine */
 	TILERT_ERR_UNSUPPORTED,      /* a feature compiled out of this build (e.g. libffi) */
 	TILERT_ERR_OUT_OF_MEMORY,
-	TILERT_ERR_LAUNCH,           /* the launch itself failed (a grid too large, a driver error) */
+	TILERT_ERR_LAUNCH,           /* the launch itself failed (a grid too large, a driver error,
+	                              * a GPU fault reported by a later synchronize) */
 	TILERT_ERR_IO                /* the artifact file could not be read, or a temporary written */
 };
 
@@ -121,18 +124,27 @@ TILERT_API int tilert_kernel_param(const tilert_kernel *k, size_t i, tilert_para
 TILERT_API const char *tilert_kernel_meta(const tilert_kernel *k, const char *key);
 
 /* Creates a stream; freed with tilert_stream_destroy(). A NULL stream is the default stream.
- * CPU launches are synchronous: they return when every program has run, so synchronizing a
- * stream of CPU launches returns at once. */
+ * One stream serves CPU and GPU kernels: its CUstream is created on its first GPU launch.
+ * CPU launches are synchronous: they return when every program has run (after waiting for
+ * the GPU work queued before them on the same stream). GPU launches are asynchronous. */
 TILERT_API int tilert_stream_create(tilert_stream **out);
-/* Frees the stream (after synchronizing it). NULL is accepted. */
+/* Frees the stream (after synchronizing it; a GPU fault found then is returned, and the
+ * stream is freed all the same). NULL is accepted. */
 TILERT_API int tilert_stream_destroy(tilert_stream *s);
-/* Waits for every launch on s (NULL: the default stream) to finish. */
+/* Waits for every launch on s to finish. NULL, the default stream, waits for every GPU
+ * launch of the process, on any stream. Faults of GPU kernels are reported here, as
+ * TILERT_ERR_LAUNCH. */
 TILERT_API int tilert_stream_synchronize(tilert_stream *s);
 
-/* Runs grid.x * grid.y * grid.z programs of k through its NAME__grid entry, spread over the
- * thread pool. args[i] points to the value of runtime parameter i (CUDA style); nargs must
- * equal tilert_kernel_num_params(k). The args array and the values are read during the call
- * only. When the artifact has no NAME__grid entry this takes the libffi path. */
+/* Runs grid.x * grid.y * grid.z programs of k. args[i] points to the value of runtime
+ * parameter i (CUDA style); nargs must equal tilert_kernel_num_params(k). The args array
+ * and the values are read during the call only, GPU launches included.
+ * A CPU kernel runs through its NAME__grid entry, spread over the thread pool (through
+ * libffi when the artifact has no NAME__grid entry), and is done when this returns.
+ * A GPU kernel is queued on s with one thread block per program (block= and shared= of
+ * its metadata) and may still be running when this returns: pointer arguments are device
+ * addresses (tilert_device_alloc), and the results are there after
+ * tilert_stream_synchronize(s) or a tilert_memcpy_dtoh. */
 TILERT_API int tilert_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **args,
                              size_t nargs);
 /* Same as tilert_launch(), but calls the per-program NAME entry through libffi, one call per
@@ -148,6 +160,29 @@ TILERT_API int tilert_set_num_threads(unsigned n);
 TILERT_API unsigned tilert_get_num_threads(void);
 /* 1 when this build can take the libffi path, 0 otherwise. */
 TILERT_API int tilert_has_ffi(void);
+
+/* Device memory of the CUDA device libtilert uses: device 0, or the environment variable
+ * TILERT_CUDA_DEVICE (read once), through its primary context, so that memory from the
+ * CUDA runtime API of the same process (cudaMalloc) can be passed too. Device pointers are
+ * CUdeviceptr values cast to void *; never dereference them on the host. Copies and
+ * memset are synchronous, and ordered after the GPU launches queued before them on any
+ * tilert stream. All return TILERT_ERR_NO_DRIVER on machines without a usable driver. */
+
+/* 1 when the CUDA driver loads and its device is usable, 0 otherwise (the reason is then
+ * in the TILERT_ERR_NO_DRIVER message of the GPU calls). Initializes the driver once. */
+TILERT_API int tilert_has_cuda(void);
+/* Allocates bytes of device memory; *out is freed with tilert_device_free(). 0 bytes gives
+ * NULL. */
+TILERT_API int tilert_device_alloc(size_t bytes, void **out);
+/* Frees memory from tilert_device_alloc(), after the work using it is done (synchronize
+ * first). NULL is accepted. */
+TILERT_API int tilert_device_free(void *dev);
+/* Copies bytes from host memory src to device memory dst_dev; both stay the caller's. */
+TILERT_API int tilert_memcpy_htod(void *dst_dev, const void *src, size_t bytes);
+/* Copies bytes from device memory src_dev to host memory dst. */
+TILERT_API int tilert_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes);
+/* Sets bytes of device memory at dev to (unsigned char)value. */
+TILERT_API int tilert_memset_d8(void *dev, int value, size_t bytes);
 
 #ifdef __cplusplus
 }

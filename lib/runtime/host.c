@@ -250,8 +250,12 @@ static int write_all(int fd, const unsigned char *data, size_t size)
 }
 
 /* dlopen of bytes in memory: a memfd first, then an unlinked temporary file (for kernels
- * without memfd_create, or mounts that refuse to map a memfd executable). */
-static void *dlopen_memory(const unsigned char *data, size_t size, char *why, size_t whylen)
+ * without memfd_create, or mounts that refuse to map a memfd executable). The memfd stays
+ * open while the module is loaded (*keep_fd; closed at unload): glibc knows loaded objects
+ * by name, and a closed descriptor's number, reused for the next module, would make
+ * /proc/self/fd/N name the first module again. */
+static void *dlopen_memory(const unsigned char *data, size_t size, char *why, size_t whylen,
+			   int *keep_fd)
 {
 	char path[4096];
 	const char *tmp, *e;
@@ -266,9 +270,11 @@ static void *dlopen_memory(const unsigned char *data, size_t size, char *why, si
 			if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
 				snprintf(why, whylen, "%s", (e = dlerror()) ? e : "dlopen failed");
 		}
-		close(fd);
-		if (h)
+		if (h) {
+			*keep_fd = fd;
 			return h;
+		}
+		close(fd);
 	}
 #endif
 	tmp = getenv("TMPDIR");
@@ -359,7 +365,7 @@ int tilert_host_load(const unsigned char *data, size_t size, const char *path, t
 			snprintf(why, sizeof why, "%s", e ? e : "dlopen failed");
 		}
 	} else {
-		mod->handle = dlopen_memory(data, size, why, sizeof why);
+		mod->handle = dlopen_memory(data, size, why, sizeof why, &mod->memfd);
 	}
 	if (!mod->handle) {
 		found_free(found, nfound);
@@ -382,5 +388,8 @@ void tilert_host_unload(tilert_module *mod)
 {
 	if (mod->handle)
 		dlclose(mod->handle);
+	if (mod->memfd >= 0)
+		close(mod->memfd);
+	mod->memfd = -1;
 	mod->handle = NULL;
 }

@@ -1,8 +1,10 @@
-/* launch.c: streams and the two CPU launch paths.
+/* launch.c: streams, the checks every launch makes, and the two CPU launch paths; GPU
+ * kernels go on to cuda.c.
  *
- * CPU launches are synchronous: they return when every program has run, so a stream only
- * orders launches that are already ordered, and synchronizing one returns at once. The
- * record exists so that code written against the GPU paths works unchanged. */
+ * CPU launches are synchronous: they return when every program has run. GPU launches are
+ * asynchronous, queued on the stream's CUstream (made by cuda.c on the stream's first GPU
+ * launch). A stream may carry both: a CPU launch first waits for the GPU work queued
+ * before it, so that the stream keeps its order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,10 +12,6 @@
 
 /* Grids with more programs are refused: the pool's chunk counter must not overflow. */
 #define MAX_PROGRAMS ((int64_t)1 << 62)
-
-struct tilert_stream {
-	unsigned launches; /* launches made on it, for debugging */
-};
 
 typedef struct launch_ctx {
 	const tilert_kernel *k;
@@ -34,13 +32,18 @@ int tilert_stream_create(tilert_stream **out)
 
 int tilert_stream_destroy(tilert_stream *s)
 {
+	int rc;
+
+	if (!s)
+		return TILERT_OK;
+	rc = tilert_cuda_stream_destroy(s);
 	free(s);
-	return TILERT_OK;
+	return rc;
 }
 
 int tilert_stream_synchronize(tilert_stream *s)
 {
-	return TILERT_OK;
+	return tilert_cuda_stream_sync(s);
 }
 
 /* The value of an integer argument, widened, for the checks of specialization hints. */
@@ -153,9 +156,16 @@ int tilert_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **a
 
 	if ((rc = launch_check(k, grid, args, nargs, &c, &total)) != TILERT_OK)
 		return rc;
+	if (k->mod->format == TILERT_FORMAT_CUBIN || k->mod->format == TILERT_FORMAT_PTX) {
+		if ((rc = tilert_cuda_launch(k, s, grid, args)) == TILERT_OK && s)
+			s->launches++;
+		return rc;
+	}
 	if (k->mod->format != TILERT_FORMAT_HOST)
 		return tilert_fail(TILERT_ERR_NO_DRIVER, "kernel '%s': no driver for its module",
 		                   k->name);
+	if ((rc = tilert_cuda_stream_sync(s)) != TILERT_OK)
+		return rc;
 	if (s)
 		s->launches++;
 	if (!k->grid)
@@ -176,6 +186,8 @@ int tilert_launch_ffi(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void
 	if (k->mod->format != TILERT_FORMAT_HOST)
 		return tilert_fail(TILERT_ERR_UNSUPPORTED,
 		                   "kernel '%s': the ffi path is for CPU kernels only", k->name);
+	if ((rc = tilert_cuda_stream_sync(s)) != TILERT_OK)
+		return rc;
 	if (s)
 		s->launches++;
 	return launch_ffi(k, &c, total);

@@ -111,6 +111,7 @@ static int module_load(const unsigned char *data, size_t size, const char *path,
 		return tilert_fail(TILERT_ERR_FORMAT, "empty artifact");
 	if (!(mod = calloc(1, sizeof *mod)))
 		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "out of memory loading a module");
+	mod->memfd = -1;
 	mod->format = tilert_format_detect(data, size);
 	switch (mod->format) {
 	case TILERT_FORMAT_HOST:
@@ -227,6 +228,8 @@ int tilert_module_unload(tilert_module *mod)
 		return TILERT_OK;
 	if (mod->format == TILERT_FORMAT_HOST)
 		tilert_host_unload(mod);
+	else if (mod->format == TILERT_FORMAT_CUBIN || mod->format == TILERT_FORMAT_PTX)
+		tilert_cuda_unload(mod);
 	for (size_t i = 0; i < mod->nkernels; i++)
 		tilert_kernel_free(mod->kernels[i]);
 	free(mod->kernels);
@@ -253,6 +256,7 @@ int tilert_module_get_kernel(tilert_module *mod, const char *name, tilert_kernel
 {
 	char list[640];
 	size_t len = 0;
+	int rc;
 
 	if (!mod || !name || !out)
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL %s",
@@ -264,6 +268,10 @@ int tilert_module_get_kernel(tilert_module *mod, const char *name, tilert_kernel
 			return TILERT_OK;
 		}
 	}
+	/* The driver cannot list a GPU module's kernels; ask it for one the load's scan missed. */
+	if ((mod->format == TILERT_FORMAT_CUBIN || mod->format == TILERT_FORMAT_PTX) &&
+	    (rc = tilert_cuda_find_kernel(mod, name, out)) != TILERT_ERR_NOT_FOUND)
+		return rc;
 	list[0] = 0;
 	for (size_t i = 0; i < mod->nkernels && len < sizeof list; i++) {
 		int n = snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "",

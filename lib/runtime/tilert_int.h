@@ -6,6 +6,7 @@
 #ifndef TILECC_RUNTIME_TILERT_INT_H
 #define TILECC_RUNTIME_TILERT_INT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,13 +34,28 @@ struct tilert_kernel {
 	tilert_program_fn program; /* NAME */
 	tilert_grid_fn grid;       /* NAME__grid, or NULL: launches take the ffi path */
 	void *ffi;                 /* the prepared libffi call, owned here (ffi.c), or NULL */
+	/* GPU kernels (cuda.c) */
+	void *gpu_func;            /* CUfunction, owned by the module's CUmodule */
+	unsigned block[3];         /* threads per program, from block= (or num_warps) */
+	unsigned shared;           /* bytes of dynamic shared memory, from shared= */
+	atomic_int shared_opted_in; /* the > 48 KiB attribute was set */
+	tilert_kernel *next;       /* the module's list of kernels found by name only */
 };
 
 struct tilert_module {
 	tilert_format format;
 	void *handle; /* dlopen handle of a host module */
-	tilert_kernel **kernels; /* sorted by name */
+	int memfd;    /* the memfd a host module was loaded from memory through, or -1 */
+	tilert_kernel **kernels; /* sorted by name; fixed once loaded */
 	size_t nkernels;
+	void *gpu_module;        /* CUmodule of a cubin or PTX module */
+	tilert_kernel *extra;    /* GPU kernels found by name but not listed (cuda.c's lock) */
+};
+
+/* A stream serves CPU and GPU launches alike; the CUstream is made on its first GPU launch. */
+struct tilert_stream {
+	unsigned launches; /* launches made on it, for debugging */
+	void *gpu_stream;  /* CUstream, or NULL before the first GPU launch (cuda.c's lock) */
 };
 
 /* error.c: records the thread's message and returns code, so that callers can
@@ -63,8 +79,23 @@ unsigned tilert_host_machine(void);
 int tilert_host_load(const unsigned char *data, size_t size, const char *path, tilert_module *mod);
 void tilert_host_unload(tilert_module *mod);
 
-/* cuda.c, hip.c: the GPU paths (no driver yet). */
+/* cuda.c: the NVIDIA path. Loads a cubin or PTX into mod (TILERT_ERR_NO_DRIVER without a
+ * usable driver) and unloads it; finds a kernel the load did not list (TILERT_ERR_NOT_FOUND,
+ * with no message, when there is none); launches a checked GPU kernel; waits for the GPU
+ * work queued on s (NULL: the default stream); synchronizes and frees the CUstream of s. */
 int tilert_cuda_load(const unsigned char *data, size_t size, tilert_format f, tilert_module *mod);
+void tilert_cuda_unload(tilert_module *mod);
+int tilert_cuda_find_kernel(tilert_module *mod, const char *name, tilert_kernel **out);
+int tilert_cuda_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **args);
+int tilert_cuda_stream_sync(tilert_stream *s);
+int tilert_cuda_stream_destroy(tilert_stream *s);
+/* The kernel names a PTX text (.entry NAME) or a cubin (STT_FUNC NAME with an object
+ * NAME__meta) holds: sorted, without repeats, malloc'ed; freed with tilert_names_free. */
+int tilert_cuda_scan_ptx(const char *text, size_t size, char ***names, size_t *n);
+int tilert_cuda_scan_cubin(const unsigned char *data, size_t size, char ***names, size_t *n);
+void tilert_names_free(char **names, size_t n);
+
+/* hip.c: the AMD path (no driver yet). */
 int tilert_hip_load(const unsigned char *data, size_t size, tilert_module *mod);
 
 /* module.c: frees one kernel record and what it owns. */
