@@ -1,0 +1,136 @@
+# run_example.cmake: the cmake.example test, run with `cmake -P`. Installs the tilecc build
+# in TILECC_BUILD_DIR into a scratch prefix, then builds examples/cmake against it as any
+# other project would (find_package(TileCC) through CMAKE_PREFIX_PATH) and runs it. Then the
+# same for a project that asks for several TARGETS. Any failing step stops the test with
+# that step's command and output.
+#
+# Variables: TILECC_BUILD_DIR, EXAMPLE_DIR, WORK_DIR, GENERATOR, C_COMPILER, PROCESSOR (the
+# build's CMAKE_SYSTEM_PROCESSOR), CONFIG (may be empty), C_FLAGS and LINK_FLAGS (the
+# sanitizer flags in a sanitizer build, else empty).
+cmake_minimum_required(VERSION 3.20)
+
+foreach(v TILECC_BUILD_DIR EXAMPLE_DIR WORK_DIR GENERATOR C_COMPILER)
+  if(NOT DEFINED ${v} OR "${${v}}" STREQUAL "")
+    message(FATAL_ERROR "run_example.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+if(NOT CONFIG)
+  set(CONFIG RelWithDebInfo)
+endif()
+
+# Runs one step; on failure prints what ran and everything it said, and stops.
+function(step name)
+  string(REPLACE ";" " " shown "${ARGN}")
+  message(STATUS "cmake.example: ${name}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cmake.example: step '${name}' failed (${rc})\n"
+      "command: ${shown}\n--- stdout ---\n${out}\n--- stderr ---\n${err}")
+  endif()
+  set(step_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+set(prefix "${WORK_DIR}/prefix")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+step("install tilecc into ${prefix}"
+  ${CMAKE_COMMAND} --install "${TILECC_BUILD_DIR}" --prefix "${prefix}" --config ${CONFIG})
+
+# What every project configured below gets: the scratch prefix only (no user package
+# registry, so another tilecc on this machine is never picked up) and, in a sanitizer build,
+# the sanitizer flags libtilert was built with.
+set(configure_args -G "${GENERATOR}" -DCMAKE_C_COMPILER=${C_COMPILER}
+  -DCMAKE_BUILD_TYPE=${CONFIG} -DCMAKE_PREFIX_PATH=${prefix}
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF "-DCMAKE_C_FLAGS=${C_FLAGS}"
+  "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
+
+# The executable a build produced, for single- and multi-config generators alike.
+function(find_program_built dir name out)
+  foreach(p "${dir}/${name}" "${dir}/${CONFIG}/${name}")
+    if(EXISTS "${p}")
+      set(${out} "${p}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "cmake.example: the build made no ${name} in ${dir}")
+endfunction()
+
+# 1. examples/cmake, unchanged.
+set(build "${WORK_DIR}/example")
+step("configure examples/cmake" ${CMAKE_COMMAND} -S "${EXAMPLE_DIR}" -B "${build}"
+  ${configure_args})
+file(STRINGS "${build}/CMakeCache.txt" found REGEX "^TileCC_DIR:")
+string(FIND "${found}" "=${prefix}/" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "cmake.example: find_package(TileCC) did not take the scratch prefix: "
+    "${found}")
+endif()
+step("build examples/cmake" ${CMAKE_COMMAND} --build "${build}" --config ${CONFIG})
+find_program_built("${build}" tilecc_example exe)
+step("run ${exe}" "${exe}")
+message(STATUS "${step_output}")
+foreach(line "vadd: OK" "softmax: OK")
+  if(NOT step_output MATCHES "${line}")
+    message(FATAL_ERROR "cmake.example: the example did not print '${line}':\n${step_output}")
+  endif()
+endforeach()
+
+# 2. TARGETS with two CPU targets: both artifacts are generated, the one for this machine
+# goes into the library, and the program still runs.
+if(PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(here x86-64)
+  set(other riscv64)
+elseif(PROCESSOR MATCHES "^riscv64")
+  set(here riscv64)
+  set(other x86-64)
+else()
+  message(STATUS "cmake.example: no CPU target for '${PROCESSOR}'; "
+    "the TARGETS check is skipped")
+  return()
+endif()
+set(src "${WORK_DIR}/multi-src")
+file(WRITE "${src}/CMakeLists.txt" "
+cmake_minimum_required(VERSION 3.20)
+project(tilecc_multi LANGUAGES C)
+find_package(TileCC 0.1 REQUIRED)
+tilecc_add_kernel(vadd_kernel SOURCE \"${EXAMPLE_DIR}/vadd.py\" KERNEL vadd
+  SIGNATURE \"*fp32:16, *fp32:16, *fp32:16, i32, 1024\" TARGETS ${other} ${here}
+  STATIC_RUNTIME)
+add_executable(multi main.c)
+target_link_libraries(multi PRIVATE vadd_kernel)
+")
+file(WRITE "${src}/main.c" [=[
+#include <stdio.h>
+#include "vadd.h"
+int main(void)
+{
+	static float x[3000], y[3000], z[3000];
+	for (int i = 0; i < 3000; i++)
+		x[i] = (float)i, y[i] = 0.5f;
+	int rc = vadd_launch(NULL, (tilert_grid){3, 1, 1}, x, y, z, 3000);
+	for (int i = 0; i < 3000; i++)
+		if (rc != TILERT_OK || z[i] != (float)i + 0.5f) {
+			printf("multi: wrong (rc %d, z[%d] = %g)\n", rc, i, z[i]);
+			return 1;
+		}
+	printf("multi: OK\n");
+	return 0;
+}
+]=])
+set(build "${WORK_DIR}/multi")
+step("configure a project with TARGETS ${other} ${here}" ${CMAKE_COMMAND} -S "${src}"
+  -B "${build}" ${configure_args})
+step("build it" ${CMAKE_COMMAND} --build "${build}" --config ${CONFIG})
+foreach(f vadd.h vadd.c vadd.${other}.h vadd.${other}.c)
+  if(NOT EXISTS "${build}/tilecc/vadd_kernel/${f}")
+    message(FATAL_ERROR "cmake.example: TARGETS ${other} ${here} made no ${f}")
+  endif()
+endforeach()
+file(STRINGS "${build}/tilecc/vadd_kernel/vadd.${other}.h" h LIMIT_COUNT 1)
+if(NOT h MATCHES "for ${other}")
+  message(FATAL_ERROR "cmake.example: vadd.${other}.h is not for ${other}: ${h}")
+endif()
+find_program_built("${build}" multi exe)
+step("run ${exe}" "${exe}")
+message(STATUS "${step_output}")
