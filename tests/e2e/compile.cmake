@@ -1,0 +1,27 @@
+# compile.cmake: compiles one e2e kernel variant with tilecc (cmake -P, from an
+# add_custom_command in CMakeLists.txt).
+#
+#   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
+#         [-DTARGET=riscv64] -DOUT=k.so -P compile.cmake
+#
+# A kernel that tilecc rejects must not stop the build of the other tests: the failure is
+# written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT
+# prints it and fails that case. The diagnostics also go to the build log.
+set(args ${SRC} -k ${KERNEL} -s ${SIG} -o ${OUT})
+if(DEFS)
+  string(REPLACE "|" ";" defs "${DEFS}")
+  foreach(d ${defs})
+    list(APPEND args -D ${d})
+  endforeach()
+endif()
+if(TARGET)
+  list(APPEND args --target=${TARGET})
+endif()
+file(REMOVE ${OUT})
+execute_process(COMMAND ${TILECC} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT})
+  string(REPLACE ";" " " cmd "${args}")
+  message(WARNING "e2e: tilecc failed (${rc}) on ${SRC} -k ${KERNEL}:\n${out}${err}")
+  file(WRITE ${OUT} "TILECC-FAILED\ntilecc ${cmd}\nexit status: ${rc}\n${out}${err}")
+endif()

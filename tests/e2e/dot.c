@@ -1,0 +1,80 @@
+/* dot.c: tl.dot (kernels/dot.py): C = C0 + A @ B over a K loop with every edge masked, on a
+ * 2-D grid, for fp32 with input_precision="ieee" and with the default precision, fp16 and
+ * bf16 inputs with fp32 accumulation, fp16 out_dtype, and int8 inputs with exact int32
+ * accumulation. References in double (int64 for int8); tolerances scale with K. */
+#include "e2e.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct variant {
+	const char *name;
+	e2e_dtype in, acc;
+	int BM, BN, BK;
+	int out16;
+} variant;
+
+static void test_dot(const variant *v, int M, int N, int K, uint64_t seed)
+{
+	e2e_begin("%s M=%d N=%d K=%d", v->name, M, N, K);
+	tilert_kernel *k = e2e_kernel(v->name, "dot");
+	e2e_rng r = e2e_rng_new(seed);
+	int isz = e2e_dtype_size(v->in);
+	void *a = e2e_alloc((size_t)M * K * isz), *b = e2e_alloc((size_t)K * N * isz);
+	void *c0 = e2e_alloc((size_t)M * N * 4), *c = e2e_alloc((size_t)M * N * 4);
+	for (size_t i = 0; i < (size_t)M * K; i++)
+		e2e_setf(a, i, v->in, v->in == E2E_I8 ? (double)e2e_randint(&r, -128, 127) : e2e_uniform(&r, -1, 1));
+	for (size_t i = 0; i < (size_t)K * N; i++)
+		e2e_setf(b, i, v->in, v->in == E2E_I8 ? (double)e2e_randint(&r, -128, 127) : e2e_uniform(&r, -1, 1));
+	for (size_t i = 0; i < (size_t)M * N; i++)
+		e2e_setf(c0, i, v->acc, v->acc == E2E_I32 ? (double)e2e_randint(&r, -100000, 100000) : e2e_uniform(&r, -1, 1));
+	double *w = malloc((size_t)M * N * sizeof(double));
+	int64_t *wi = malloc((size_t)M * N * sizeof(int64_t));
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			double s = e2e_getf(c0, (size_t)i * N + j, v->acc);
+			int64_t si = v->acc == E2E_I32 ? e2e_geti(c0, (size_t)i * N + j, v->acc) : 0;
+			for (int p = 0; p < K; p++) {
+				s += e2e_getf(a, (size_t)i * K + p, v->in) * e2e_getf(b, (size_t)p * N + j, v->in);
+				if (v->in == E2E_I8)
+					si += e2e_geti(a, (size_t)i * K + p, v->in) * e2e_geti(b, (size_t)p * N + j, v->in);
+			}
+			w[(size_t)i * N + j] = s;
+			wi[(size_t)i * N + j] = si;
+		}
+	e2e_poison(c, (size_t)M * N * 4);
+	if (v->acc == E2E_F32)
+		e2e_poison_f32(c, (size_t)M * N);
+	void *args[] = {&a, &b, &c0, &c, &M, &N, &K};
+	e2e_tol tol = (e2e_tol){K * 2e-6, 1e-5};
+	if (v->out16) /* each BK block of products rounded to fp16 */
+		tol = (e2e_tol){0.01 * ((K + v->BK - 1) / v->BK), 1e-3};
+	else if (v->in == E2E_F32 && strcmp(v->name, "dot_fp32_default") == 0)
+		tol = (e2e_tol){K * 1e-3, 1e-3}; /* the default precision may be tf32 */
+	unsigned gx = (unsigned)((M + v->BM - 1) / v->BM), gy = (unsigned)((N + v->BN - 1) / v->BN);
+	if (!e2e_launch(k, gx, gy, 1, args, 7))
+		e2e_cmp("c", c, v->acc, w, wi, (size_t)M * N, tol);
+	free(w);
+	free(wi);
+	e2e_end();
+}
+
+int main(int argc, char **argv)
+{
+	e2e_init(argc, argv);
+	static const variant vs[] = {
+	    {"dot_fp32", E2E_F32, E2E_F32, 32, 32, 16, 0},
+	    {"dot_fp32_default", E2E_F32, E2E_F32, 16, 32, 32, 0},
+	    {"dot_fp16", E2E_F16, E2E_F32, 32, 64, 32, 0},
+	    {"dot_bf16", E2E_BF16, E2E_F32, 32, 32, 32, 0},
+	    {"dot_fp16_out16", E2E_F16, E2E_F32, 32, 32, 16, 1},
+	    {"dot_i8", E2E_I8, E2E_I32, 32, 32, 32, 0},
+	};
+	static const int sizes[][3] = {{1, 1, 1}, {33, 17, 45}, {64, 64, 64}, {40, 70, 100}};
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(vs); i++)
+		for (size_t j = 0; j < E2E_ARRAY_SIZE(sizes); j++)
+			E2E_RUN(test_dot(&vs[i], sizes[j][0], sizes[j][1], sizes[j][2], 11000 + 10 * i + j));
+	return e2e_finish();
+}

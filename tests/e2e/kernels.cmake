@@ -1,0 +1,107 @@
+# kernels.cmake: every kernel variant of the e2e tests, by harness:
+#   e2e_kernel(HARNESS VARIANT FILE KERNEL SIGNATURE [NAME=VALUE ...])
+
+# ---- bench.c: the benchmark kernels at their default constexprs, without the ":16" hints
+# on sizes (the sizes are awkward), and once more with the exact benchmark signature.
+e2e_kernel(bench vadd bench_vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32, 1024")
+e2e_kernel(bench vadd_hint bench_vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024")
+e2e_kernel(bench softmax bench_softmax.py softmax "*fp32:16, *fp32:16, i32, i32, i32, 4096")
+e2e_kernel(bench softmax_hint bench_softmax.py softmax
+           "*fp32:16, *fp32:16, i32:16, i32:16, i32:16, 4096")
+e2e_kernel(bench layernorm bench_layernorm.py layernorm
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, i32, fp32, 1024")
+e2e_kernel(bench layernorm_hint bench_layernorm.py layernorm
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, fp32, 1024")
+e2e_kernel(bench matmul bench_matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1, 128, 128, 64, 8")
+e2e_kernel(bench matmul_hint bench_matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8")
+e2e_kernel(bench attention bench_attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, fp32, i32:16, i32:16, 64, 128, 64")
+e2e_kernel(bench attention_hint bench_attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64")
+
+# ---- elementwise.c: every integer and float dtype, and promotion pairs.
+foreach(t i8 i16 i32 i64 u8 u16 u32 u64)
+  set(p "*${t}")
+  e2e_kernel(elementwise int_ops_${t} elementwise.py int_ops
+             "${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, ${p}, *i32, ${p}, ${p}, ${p}, ${p}, i32, 256")
+endforeach()
+foreach(t fp16 bf16 fp32 fp64)
+  set(p "*${t}")
+  set(d "*${t}")  # x / y and x % y
+  set(s "*${t}")  # x * (runtime i32)
+  if(t STREQUAL "fp16" OR t STREQUAL "bf16")
+    set(d "*fp32")
+  endif()
+  if(t STREQUAL "bf16")
+    set(s "*fp32")
+  endif()
+  e2e_kernel(elementwise float_ops_${t} elementwise.py float_ops
+             "${p}, ${p}, ${p}, ${p}, ${p}, ${d}, ${d}, *i32, ${p}, ${p}, ${p}, ${p}, ${s}, i32, i32, 256")
+endforeach()
+foreach(abc i8:i32:i32 i32:u32:u32 i32:i64:i64 u8:i16:i16 i8:u8:u8 u16:i64:i64 u32:u64:u64
+        fp16:bf16:fp16 fp32:fp64:fp64 bf16:fp32:fp32 fp16:i32:fp16 i64:fp32:fp32 u8:fp16:fp16
+        bf16:i8:fp32 i16:fp64:fp64)
+  string(REPLACE ":" ";" abc "${abc}")
+  list(GET abc 0 a)
+  list(GET abc 1 b)
+  list(GET abc 2 c)
+  e2e_kernel(elementwise mixed_${a}_${b} elementwise.py mixed "*${a}, *${b}, *${c}, *${c}, i32, 256")
+endforeach()
+e2e_kernel(elementwise weak_int_i8 elementwise.py weak_int "*i8, *i8, i32, 256")
+e2e_kernel(elementwise weak_int_i16 elementwise.py weak_int "*i16, *i16, i32, 256")
+e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *i32, i32, 256")
+
+# ---- convert.c: .to() between dtypes (value conversions and bitcasts).
+foreach(ab fp32:fp16 fp16:fp32 fp32:bf16 bf16:fp32 fp16:bf16 bf16:fp16 fp64:fp32 fp32:fp64
+        fp64:fp16 fp32:i32 fp32:u8 fp32:i8 fp16:i16 fp64:i64 bf16:i32 fp32:u32 fp64:u64
+        i32:fp32 i64:fp64 u32:fp32 u64:fp32 i8:fp16 u16:fp16 i32:bf16 i64:fp16
+        i32:i8 i8:i64 u8:i32 u32:i64 i64:u16 i16:u64 u64:i8)
+  string(REPLACE ":" ";" ab "${ab}")
+  list(GET ab 0 a)
+  list(GET ab 1 b)
+  e2e_kernel(convert conv_${a}_${b} convert.py convert "*${a}, *${b}, i32, 128")
+endforeach()
+foreach(ab fp32:i32 i32:fp32 fp16:i16 u64:fp64 bf16:u16)
+  string(REPLACE ":" ";" ab "${ab}")
+  list(GET ab 0 a)
+  list(GET ab 1 b)
+  e2e_kernel(convert bitcast_${a}_${b} convert.py bitcast "*${a}, *${b}, i32, 128")
+endforeach()
+e2e_kernel(convert cast_chain convert.py cast_chain "*fp32, *fp32, i32, 128")
+
+# ---- math.c: math functions in fp32 and fp64, helpers, integer math.
+e2e_kernel(math unary_fp32 math.py unary "*fp32, *fp32, *fp32, i32, 256")
+e2e_kernel(math unary_fp64 math.py unary "*fp64, *fp64, *fp64, i32, 256")
+e2e_kernel(math ternary_fp32 math.py ternary "*fp32, *fp32, *fp32, *fp32, fp32, i32, 256")
+e2e_kernel(math int_math math.py int_math "*i32, *u32, *i32, *u32, i32, 256")
+
+# ---- reduce.c: reductions and scans on fp32 and int32 tiles (masked to M x N).
+e2e_kernel(reduce reduce_fp32 reduce.py reduce2d "*fp32, *fp32, *fp32, *i32, *fp32, i32, i32, 32, 64, -1000000, 1000000")
+e2e_kernel(reduce reduce_i32 reduce.py reduce2d "*i32, *i32, *i32, *i32, *i32, i32, i32, 32, 64, -1000000, 1000000")
+e2e_kernel(reduce reduce_one reduce.py reduce2d "*fp32, *fp32, *fp32, *i32, *fp32, i32, i32, 1, 1, -1000000, 1000000")
+e2e_kernel(reduce scan_fp32 reduce.py scan2d "*fp32, *fp32, i32, i32, 16, 64")
+e2e_kernel(reduce scan_i32 reduce.py scan2d "*i32, *i32, i32, i32, 16, 64")
+
+# ---- control.c: control flow and helpers.
+e2e_kernel(control control control.py control "*fp32, *fp32, *fp32, *i32, i32, i32, 64")
+
+# ---- memory.c: atomics, block pointers, masks.
+e2e_kernel(memory atomics memory.py atomics
+           "*i32, *fp32, *i32, *i32, *i32, *i32, *fp32, *i32, *i32, *i32, i32, 64")
+e2e_kernel(memory block_ptrs memory.py block_ptrs "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 16, 32")
+e2e_kernel(memory masked memory.py masked "*fp32, *fp32, *fp32, i32, 128")
+
+# ---- shapes.c: shape operations.
+e2e_kernel(shapes shapes_fp32 shapes.py shapes "*fp32, *fp32, 8, 16")
+e2e_kernel(shapes shapes_i32 shapes.py shapes "*i32, *i32, 16, 4")
+
+# ---- dot.c: tl.dot in several input types.
+#   dot(a, b, c0, c, M, N, K, BM, BN, BK, ACC_T, PREC, OUT16)
+e2e_kernel(dot dot_fp32 dot.py dot "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 1, 0")
+e2e_kernel(dot dot_fp32_default dot.py dot "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 16, 32, 32, fp32, 0, 0")
+e2e_kernel(dot dot_fp16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 32, 64, 32, fp32, 0, 0")
+e2e_kernel(dot dot_bf16 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 32, 32, 32, fp32, 0, 0")
+e2e_kernel(dot dot_fp16_out16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 0, 1")
+e2e_kernel(dot dot_i8 dot.py dot "*i8, *i8, *i32, *i32, i32, i32, i32, 32, 32, 32, int32, 0, 0")

@@ -1,0 +1,29 @@
+# tl.dot (tests/e2e/dot.c): C = A @ B (+ C0 when ACC) over a K loop, masked on every edge,
+# for fp32 (ieee), fp16 and bf16 with fp32 accumulation, fp16 out_dtype, and int8 -> int32.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot(a_ptr, b_ptr, c0_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+        BK: tl.constexpr, ACC_T: tl.constexpr, PREC: tl.constexpr, OUT16: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    cmask = (rm[:, None] < M) & (rn[None, :] < N)
+    acc = tl.load(c0_ptr + rm[:, None] * N + rn[None, :], mask=cmask, other=0).to(ACC_T)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0)
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0)
+        if OUT16:
+            # out_dtype fp16: the product of this block in fp16, added in fp32
+            acc += tl.dot(a, b, out_dtype=tl.float16).to(ACC_T)
+        elif PREC == 1:
+            acc = tl.dot(a, b, acc, input_precision="ieee")
+        else:
+            acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=cmask)
