@@ -184,15 +184,58 @@ out:
 	return rc;
 }
 
+/* Lowers every function of m into c->mod; errors longjmp back here from cg_fail. Kept
+ * apart so that no local of the callers lives across setjmp. */
+static void lower_funcs(cg *c, ir_module *m, arena *a, const char *family, const char *cpu,
+			const char *feat)
+{
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		c->ai = axis_analyze(a, f);
+		if (c->gpu) {
+			strbuf sig = {0};
+			cg_signature_text(&sig, f);
+			int64_t shared = 0;
+			lower_gpu_func(c, f, sig.data ? sig.data : "", &shared);
+			strbuf_free(&sig);
+		} else {
+			lower_cpu_func(c, f, family);
+		}
+		ir_ptrmap_free(&c->vals);
+		memset(&c->vals, 0, sizeof c->vals);
+	}
+	if (c->gpu)
+		return;
+	/* every function gets the target's CPU and features, so that the vectorizer and the
+	 * inliner agree */
+	for (LLVMValueRef fn = LLVMGetFirstFunction(c->mod); fn; fn = LLVMGetNextFunction(fn)) {
+		if (LLVMCountBasicBlocks(fn) == 0)
+			continue;
+		LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
+		if (feat[0])
+			LLVMAddTargetDependentFunctionAttr(fn, "target-features", feat);
+		LLVMAttributeRef nu = LLVMCreateEnumAttribute(c->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0);
+		LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, nu);
+	}
+}
+
+static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const char *cpu,
+		     const char *feat)
+{
+	jmp_buf jb;
+	c->fail = &jb;
+	if (setjmp(jb))
+		return 1;
+	lower_funcs(c, m, a, family, cpu, feat);
+	return 0;
+}
+
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
 		char **out, size_t *len, strbuf *report)
 {
 	init_llvm();
-	jmp_buf jb;
 	cg c = {0};
 	c.d = d;
 	c.a = a;
-	c.fail = &jb;
 	c.ctx = LLVMContextCreate();
 	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
 	c.b = LLVMCreateBuilderInContext(c.ctx);
@@ -246,25 +289,8 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 		LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorError, "target-abi", 10,
 				  LLVMValueAsMetadata(LLVMMDStringInContext(c.ctx, "lp64d", 5)));
 
-	if (setjmp(jb))
+	if (lower_all(&c, m, a, o->is_riscv ? "riscv64" : "x86-64", cpu, feat))
 		goto done;
-	for (ir_func *f = m->funcs; f; f = f->next) {
-		c.ai = axis_analyze(a, f);
-		lower_cpu_func(&c, f, o->is_riscv ? "riscv64" : "x86-64");
-		ir_ptrmap_free(&c.vals);
-		memset(&c.vals, 0, sizeof c.vals);
-		/* every function gets the target's CPU and features, so that the vectorizer and
-		 * the inliner agree */
-		for (LLVMValueRef fn = LLVMGetFirstFunction(c.mod); fn; fn = LLVMGetNextFunction(fn)) {
-			if (LLVMCountBasicBlocks(fn) == 0)
-				continue;
-			LLVMAddTargetDependentFunctionAttr(fn, "target-cpu", cpu);
-			if (feat[0])
-				LLVMAddTargetDependentFunctionAttr(fn, "target-features", feat);
-			LLVMAttributeRef nu = LLVMCreateEnumAttribute(c.ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0);
-			LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, nu);
-		}
-	}
 	if (c.soft_half)
 		cg_define_half_libcalls(&c);
 	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
@@ -436,11 +462,9 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		  tilecc_emit emit, char **out, size_t *len)
 {
 	init_nvptx();
-	jmp_buf jb;
 	cg c = {0};
 	c.d = d;
 	c.a = a;
-	c.fail = &jb;
 	c.ctx = LLVMContextCreate();
 	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
 	c.b = LLVMCreateBuilderInContext(c.ctx);
@@ -475,18 +499,8 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
 	LLVMSetModuleDataLayout(c.mod, td);
 	LLVMDisposeTargetData(td);
-	if (setjmp(jb))
+	if (lower_all(&c, m, a, "nvptx", cpu, ""))
 		goto done;
-	for (ir_func *f = m->funcs; f; f = f->next) {
-		c.ai = axis_analyze(a, f);
-		strbuf sig = {0};
-		cg_signature_text(&sig, f);
-		int64_t shared = 0;
-		lower_gpu_func(&c, f, sig.data ? sig.data : "", &shared);
-		strbuf_free(&sig);
-		ir_ptrmap_free(&c.vals);
-		memset(&c.vals, 0, sizeof c.vals);
-	}
 	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
 		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
 		goto done;
