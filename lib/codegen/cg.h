@@ -62,6 +62,19 @@ void cg_define_half_libcalls(cg *c);
 /* The kernel's runtime parameters in signature syntax, for NAME__meta: "*fp32:16,i32". */
 void cg_signature_text(strbuf *b, const ir_func *f);
 
+/* common.c: shared lowering helpers. The value of a `constant` op's element; the ABI
+ * type of a kernel parameter (i1 as a byte, fp16/bf16 as raw bits) and its conversion
+ * back; row-major strides; a flattened index split into per-dimension indices and
+ * joined again (NULL entries contribute nothing; the index type is the input's); the
+ * terminator of a region's block, or NULL. */
+LLVMValueRef cg_const_value(cg *c, const ir_op *op, const ir_type *e);
+LLVMTypeRef cg_abi_type(cg *c, const ir_type *t);
+LLVMValueRef cg_from_abi(cg *c, const ir_type *t, LLVMValueRef v);
+void cg_strides(const ir_type *t, int64_t *st);
+void cg_unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
+LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
+const ir_op *cg_terminator(const ir_block *b);
+
 /* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,
 			  LLVMTypeRef *fnty);

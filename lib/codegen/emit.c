@@ -122,6 +122,72 @@ static int read_whole(const char *path, char **out, size_t *len)
 }
 
 /* Links an object into a shared object with ld.lld; returns 0 and the bytes. */
+
+/* Runs an external tool (ld.lld, ptxas) with its output in a log; 0 on success, else
+ * reports `what` failed with the log's start. */
+static int run_tool(diag_engine *d, const char *what, char *const argv[], const char *log)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid;
+	int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	int status = 0;
+	if (!err && waitpid(pid, &status, 0) >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	char *msg = NULL;
+	size_t mlen = 0;
+	read_whole(log, &msg, &mlen);
+	diag_error(d, SRCLOC_NONE, "%s (%s) failed: %.*s", what, argv[0], (int)(mlen > 600 ? 600 : mlen),
+		   msg ? msg : strerror(err));
+	free(msg);
+	return 1;
+}
+
+/* Feeds bytes to a tool that writes one output file, in a private temporary directory:
+ * argv may use the placeholders "@IN" and "@OUT". Returns 0 and the output's bytes. */
+static int through_tool(diag_engine *d, const char *what, const char *in_name, const char *data,
+			size_t n, char *const *argv_tmpl, int argc, char **out, size_t *len)
+{
+	char dir[] = "/tmp/tilecc-XXXXXX";
+	if (!mkdtemp(dir)) {
+		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
+		return 1;
+	}
+	char in[64], res[64], log[64];
+	snprintf(in, sizeof in, "%s/%s", dir, in_name);
+	snprintf(res, sizeof res, "%s/out", dir);
+	snprintf(log, sizeof log, "%s/log", dir);
+	char *argv[16];
+	for (int i = 0; i < argc && i < 15; i++)
+		argv[i] = !strcmp(argv_tmpl[i], "@IN") ? in : !strcmp(argv_tmpl[i], "@OUT") ? res : argv_tmpl[i];
+	argv[argc < 15 ? argc : 15] = NULL;
+	int rc = 1;
+	FILE *f = fopen(in, "wb");
+	if (!f || fwrite(data, 1, n, f) != n) {
+		if (f)
+			fclose(f);
+		diag_error(d, SRCLOC_NONE, "cannot write a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	fclose(f);
+	if (run_tool(d, what, argv, log))
+		goto out;
+	if (read_whole(res, out, len))
+		diag_error(d, SRCLOC_NONE, "cannot read what %s wrote", argv[0]);
+	else
+		rc = 0;
+out:
+	unlink(in);
+	unlink(res);
+	unlink(log);
+	rmdir(dir);
+	return rc;
+}
+
+/* Links an object into a shared object with ld.lld. */
 static int link_shared(diag_engine *d, const codegen_opts *o, const char *obj, size_t olen,
 		       char **out, size_t *len)
 {
@@ -131,57 +197,52 @@ static int link_shared(diag_engine *d, const codegen_opts *o, const char *obj, s
 					   "(install lld-19, see scripts/install-deps.sh)");
 		return 1;
 	}
-	char dir[] = "/tmp/tilecc-link-XXXXXX";
-	if (!mkdtemp(dir)) {
-		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
-		return 1;
-	}
-	char in[64], res[64], log[64];
-	snprintf(in, sizeof in, "%s/k.o", dir);
-	snprintf(res, sizeof res, "%s/k.so", dir);
-	snprintf(log, sizeof log, "%s/ld.log", dir);
-	int rc = 1;
-	FILE *f = fopen(in, "wb");
-	if (!f || fwrite(obj, 1, olen, f) != olen) {
-		if (f)
-			fclose(f);
-		diag_error(d, SRCLOC_NONE, "cannot write a temporary object: %s", strerror(errno));
-		goto out;
-	}
-	fclose(f);
-	const char *libdir = o->is_riscv ? "/usr/riscv64-linux-gnu/lib" : "/usr/lib/x86_64-linux-gnu";
-	char ldir[128];
-	snprintf(ldir, sizeof ldir, "-L%s", libdir);
-	char *argv[] = {(char *)lld, "-shared", "--hash-style=both", "-o", res, in, ldir,
-			"--as-needed", "-lm", NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	pid_t pid;
-	int err = posix_spawn(&pid, lld, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	int status = 0;
-	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		char *msg = NULL;
-		size_t mlen = 0;
-		read_whole(log, &msg, &mlen);
-		diag_error(d, SRCLOC_NONE, "linking the shared object with %s failed: %.*s", lld,
-			   (int)(mlen > 400 ? 400 : mlen), msg ? msg : strerror(err));
-		free(msg);
-		goto out;
-	}
-	if (read_whole(res, out, len)) {
-		diag_error(d, SRCLOC_NONE, "cannot read the linked shared object");
-		goto out;
-	}
-	rc = 0;
-out:
-	unlink(in);
-	unlink(res);
-	unlink(log);
-	rmdir(dir);
-	return rc;
+	char *argv[] = {(char *)lld, "-shared", "--hash-style=both", "-o", "@OUT", "@IN",
+			o->is_riscv ? "-L/usr/riscv64-linux-gnu/lib" : "-L/usr/lib/x86_64-linux-gnu",
+			"--as-needed", "-lm"};
+	return through_tool(d, "linking the shared object", "k.o", obj, olen, argv, 9, out, len);
+}
+
+/* ---- one compilation's LLVM state -------------------------------------------------------- */
+
+static void cg_open(cg *c, diag_engine *d, arena *a, const ir_module *m)
+{
+	memset(c, 0, sizeof *c);
+	c->d = d;
+	c->a = a;
+	c->ctx = LLVMContextCreate();
+	c->mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c->ctx);
+	c->b = LLVMCreateBuilderInContext(c->ctx);
+	c->t_void = LLVMVoidTypeInContext(c->ctx);
+	c->t_i1 = LLVMInt1TypeInContext(c->ctx);
+	c->t_i8 = LLVMInt8TypeInContext(c->ctx);
+	c->t_i16 = LLVMInt16TypeInContext(c->ctx);
+	c->t_i32 = LLVMInt32TypeInContext(c->ctx);
+	c->t_i64 = LLVMInt64TypeInContext(c->ctx);
+	c->t_f16 = LLVMHalfTypeInContext(c->ctx);
+	c->t_bf16 = LLVMBFloatTypeInContext(c->ctx);
+	c->t_f32 = LLVMFloatTypeInContext(c->ctx);
+	c->t_f64 = LLVMDoubleTypeInContext(c->ctx);
+	c->t_ptr = LLVMPointerTypeInContext(c->ctx, 0);
+}
+
+static void cg_close(cg *c, LLVMTargetMachineRef tm)
+{
+	ir_ptrmap_free(&c->vals);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	LLVMDisposeBuilder(c->b);
+	LLVMDisposeModule(c->mod);
+	LLVMContextDispose(c->ctx);
+}
+
+/* Sets the module's triple and data layout from tm. */
+static void cg_target(cg *c, LLVMTargetMachineRef tm, const char *triple)
+{
+	LLVMSetTarget(c->mod, triple);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(c->mod, td);
+	LLVMDisposeTargetData(td);
 }
 
 /* Lowers every function of m into c->mod; errors longjmp back here from cg_fail. Kept
@@ -229,28 +290,74 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
 	return 0;
 }
 
+
+/* Verifies and optimizes the module (default<O3> unless -O0). */
+static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level)
+{
+	char *err = NULL;
+	if (LLVMVerifyModule(c->mod, LLVMReturnStatusAction, &err)) {
+		diag_internal(c->d, "the generated LLVM IR is invalid: %.600s", err);
+		LLVMDisposeMessage(err);
+		return 1;
+	}
+	LLVMDisposeMessage(err);
+	if (opt_level == 0)
+		return 0;
+	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
+	LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
+	LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
+	LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
+	char pipeline[32];
+	snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 3 : opt_level);
+	LLVMErrorRef e = LLVMRunPasses(c->mod, pipeline, tm, pbo);
+	LLVMDisposePassBuilderOptions(pbo);
+	if (!e)
+		return 0;
+	char *msg = LLVMGetErrorMessage(e);
+	diag_internal(c->d, "LLVM optimization failed: %s", msg);
+	LLVMDisposeErrorMessage(msg);
+	return 1;
+}
+
+/* The module as LLVM IR text, or the target's assembly or object file, into *out. */
+static int emit_module(cg *c, LLVMTargetMachineRef tm, tilecc_emit emit, char **out, size_t *len)
+{
+	if (emit == TILECC_EMIT_LLVM) {
+		char *s = LLVMPrintModuleToString(c->mod);
+		*len = strlen(s);
+		*out = malloc(*len + 1);
+		if (*out)
+			memcpy(*out, s, *len + 1);
+		LLVMDisposeMessage(s);
+		return *out ? 0 : 3;
+	}
+	char *err = NULL;
+	LLVMMemoryBufferRef mb = NULL;
+	LLVMCodeGenFileType ft = emit == TILECC_EMIT_OBJ || emit == TILECC_EMIT_SHARED ? LLVMObjectFile
+										       : LLVMAssemblyFile;
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c->mod, ft, &err, &mb)) {
+		diag_internal(c->d, "LLVM code generation failed: %s", err);
+		LLVMDisposeMessage(err);
+		return 1;
+	}
+	size_t n = LLVMGetBufferSize(mb);
+	*out = malloc(n + 1);
+	if (*out) {
+		memcpy(*out, LLVMGetBufferStart(mb), n);
+		(*out)[n] = 0;
+		*len = n;
+	}
+	LLVMDisposeMemoryBuffer(mb);
+	return *out ? 0 : 3;
+}
+
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
 		char **out, size_t *len, strbuf *report)
 {
+	(void)report;
 	init_llvm();
-	cg c = {0};
-	c.d = d;
-	c.a = a;
-	c.ctx = LLVMContextCreate();
-	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
-	c.b = LLVMCreateBuilderInContext(c.ctx);
-	c.t_void = LLVMVoidTypeInContext(c.ctx);
-	c.t_i1 = LLVMInt1TypeInContext(c.ctx);
-	c.t_i8 = LLVMInt8TypeInContext(c.ctx);
-	c.t_i16 = LLVMInt16TypeInContext(c.ctx);
-	c.t_i32 = LLVMInt32TypeInContext(c.ctx);
-	c.t_i64 = LLVMInt64TypeInContext(c.ctx);
-	c.t_f16 = LLVMHalfTypeInContext(c.ctx);
-	c.t_bf16 = LLVMBFloatTypeInContext(c.ctx);
-	c.t_f32 = LLVMFloatTypeInContext(c.ctx);
-	c.t_f64 = LLVMDoubleTypeInContext(c.ctx);
-	c.t_ptr = LLVMPointerTypeInContext(c.ctx, 0);
-
+	cg c;
+	cg_open(&c, d, a, m);
 	char *cpu, *feat;
 	bool owned;
 	cpu_features(o, &cpu, &feat, &owned);
@@ -265,6 +372,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	int rc = 1;
 	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
 		diag_error(d, SRCLOC_NONE, "LLVM has no target for %s: %s", triple, err);
+		LLVMDisposeMessage(err);
 		goto done;
 	}
 	LLVMTargetMachineOptionsRef tmo = LLVMCreateTargetMachineOptions();
@@ -281,83 +389,32 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 		diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (cpu %s)", triple, cpu);
 		goto done;
 	}
-	LLVMSetTarget(c.mod, triple);
-	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(c.mod, td);
-	LLVMDisposeTargetData(td);
+	cg_target(&c, tm, triple);
 	if (o->is_riscv)
 		LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorError, "target-abi", 10,
 				  LLVMValueAsMetadata(LLVMMDStringInContext(c.ctx, "lp64d", 5)));
-
 	if (lower_all(&c, m, a, o->is_riscv ? "riscv64" : "x86-64", cpu, feat))
 		goto done;
 	if (c.soft_half)
 		cg_define_half_libcalls(&c);
-	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
-		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
+	if (optimize(&c, tm, o->opt_level))
+		goto done;
+	if (emit != TILECC_EMIT_SHARED) {
+		rc = emit_module(&c, tm, emit, out, len);
 		goto done;
 	}
-	LLVMDisposeMessage(err);
-	err = NULL;
-	if (o->opt_level != 0) {
-		LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-		LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
-		LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
-		LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
-		char pipeline[32];
-		snprintf(pipeline, sizeof pipeline, "default<O%d>", o->opt_level < 0 ? 3 : o->opt_level);
-		LLVMErrorRef e = LLVMRunPasses(c.mod, pipeline, tm, pbo);
-		LLVMDisposePassBuilderOptions(pbo);
-		if (e) {
-			char *msg = LLVMGetErrorMessage(e);
-			diag_internal(d, "LLVM optimization failed: %s", msg);
-			LLVMDisposeErrorMessage(msg);
-			goto done;
-		}
-	}
-	if (emit == TILECC_EMIT_LLVM) {
-		char *s = LLVMPrintModuleToString(c.mod);
-		*len = strlen(s);
-		*out = malloc(*len + 1);
-		if (*out)
-			memcpy(*out, s, *len + 1);
-		LLVMDisposeMessage(s);
-		rc = *out ? 0 : 3;
-		goto done;
-	}
-	LLVMMemoryBufferRef mb = NULL;
-	LLVMCodeGenFileType ft = emit == TILECC_EMIT_ASM ? LLVMAssemblyFile : LLVMObjectFile;
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.mod, ft, &err, &mb)) {
-		diag_internal(d, "LLVM code generation failed: %s", err);
-		goto done;
-	}
-	const char *data = LLVMGetBufferStart(mb);
-	size_t size = LLVMGetBufferSize(mb);
-	if (emit == TILECC_EMIT_SHARED) {
-		rc = link_shared(d, o, data, size, out, len);
-	} else {
-		*out = malloc(size ? size : 1);
-		if (*out) {
-			memcpy(*out, data, size);
-			*len = size;
-		}
-		rc = *out ? 0 : 3;
-	}
-	LLVMDisposeMemoryBuffer(mb);
+	char *obj = NULL;
+	size_t olen = 0;
+	rc = emit_module(&c, tm, TILECC_EMIT_OBJ, &obj, &olen);
+	if (rc == 0)
+		rc = link_shared(d, o, obj, olen, out, len);
+	free(obj);
 done:
-	(void)report;
-	if (err)
-		LLVMDisposeMessage(err);
-	ir_ptrmap_free(&c.vals);
 	if (owned) {
 		free(cpu);
 		free(feat);
 	}
-	if (tm)
-		LLVMDisposeTargetMachine(tm);
-	LLVMDisposeBuilder(c.b);
-	LLVMDisposeModule(c.mod);
-	LLVMContextDispose(c.ctx);
+	cg_close(&c, tm);
 	return rc;
 }
 
@@ -401,84 +458,13 @@ static const char *find_ptxas(void)
 }
 
 /* PTX text to cubin with ptxas. */
-static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_t n, char **out,
-			size_t *len)
-{
-	const char *ptxas = find_ptxas();
-	if (!ptxas) {
-		diag_error(d, SRCLOC_NONE, "cannot find ptxas to make a cubin (install the CUDA toolkit, "
-					   "set TILECC_PTXAS, or emit PTX with -o k.ptx)");
-		return 1;
-	}
-	char dir[] = "/tmp/tilecc-ptxas-XXXXXX";
-	if (!mkdtemp(dir)) {
-		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
-		return 1;
-	}
-	char in[64], res[64], log[64], archarg[32];
-	snprintf(in, sizeof in, "%s/k.ptx", dir);
-	snprintf(res, sizeof res, "%s/k.cubin", dir);
-	snprintf(log, sizeof log, "%s/ptxas.log", dir);
-	snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-	int rc = 1;
-	FILE *f = fopen(in, "wb");
-	if (!f || fwrite(ptx, 1, n, f) != n) {
-		if (f)
-			fclose(f);
-		diag_error(d, SRCLOC_NONE, "cannot write a temporary PTX file");
-		goto out;
-	}
-	fclose(f);
-	char *argv[] = {(char *)ptxas, archarg, "-O3", in, "-o", res, NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	pid_t pid;
-	int err = posix_spawn(&pid, ptxas, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	int status = 0;
-	if (err || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		char *msg = NULL;
-		size_t mlen = 0;
-		read_whole(log, &msg, &mlen);
-		diag_error(d, SRCLOC_NONE, "ptxas failed: %.*s", (int)(mlen > 600 ? 600 : mlen),
-			   msg ? msg : strerror(err));
-		free(msg);
-		goto out;
-	}
-	rc = read_whole(res, out, len) ? 1 : 0;
-	if (rc)
-		diag_error(d, SRCLOC_NONE, "cannot read the cubin ptxas wrote");
-out:
-	unlink(in);
-	unlink(res);
-	unlink(log);
-	rmdir(dir);
-	return rc;
-}
 
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
 		  tilecc_emit emit, char **out, size_t *len)
 {
 	init_nvptx();
-	cg c = {0};
-	c.d = d;
-	c.a = a;
-	c.ctx = LLVMContextCreate();
-	c.mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c.ctx);
-	c.b = LLVMCreateBuilderInContext(c.ctx);
-	c.t_void = LLVMVoidTypeInContext(c.ctx);
-	c.t_i1 = LLVMInt1TypeInContext(c.ctx);
-	c.t_i8 = LLVMInt8TypeInContext(c.ctx);
-	c.t_i16 = LLVMInt16TypeInContext(c.ctx);
-	c.t_i32 = LLVMInt32TypeInContext(c.ctx);
-	c.t_i64 = LLVMInt64TypeInContext(c.ctx);
-	c.t_f16 = LLVMHalfTypeInContext(c.ctx);
-	c.t_bf16 = LLVMBFloatTypeInContext(c.ctx);
-	c.t_f32 = LLVMFloatTypeInContext(c.ctx);
-	c.t_f64 = LLVMDoubleTypeInContext(c.ctx);
-	c.t_ptr = LLVMPointerTypeInContext(c.ctx, 0);
+	cg c;
+	cg_open(&c, d, a, m);
 	c.vec_bytes = 16;
 	c.gpu = true;
 	const char *triple = "nvptx64-nvidia-cuda";
@@ -491,70 +477,36 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	int rc = 1;
 	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
 		diag_error(d, SRCLOC_NONE, "LLVM has no NVPTX target: %s", err);
+		LLVMDisposeMessage(err);
 		goto done;
 	}
 	tm = LLVMCreateTargetMachine(target, triple, cpu, "+ptx80", LLVMCodeGenLevelAggressive,
 				     LLVMRelocDefault, LLVMCodeModelDefault);
-	LLVMSetTarget(c.mod, triple);
-	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-	LLVMSetModuleDataLayout(c.mod, td);
-	LLVMDisposeTargetData(td);
-	if (lower_all(&c, m, a, "nvptx", cpu, ""))
+	cg_target(&c, tm, triple);
+	if (lower_all(&c, m, a, "nvptx", cpu, "") || optimize(&c, tm, opt_level))
 		goto done;
-	if (LLVMVerifyModule(c.mod, LLVMReturnStatusAction, &err)) {
-		diag_internal(d, "the generated LLVM IR is invalid: %.600s", err);
+	if (emit != TILECC_EMIT_CUBIN) {
+		rc = emit_module(&c, tm, emit == TILECC_EMIT_LLVM ? emit : TILECC_EMIT_ASM, out, len);
 		goto done;
 	}
-	LLVMDisposeMessage(err);
-	err = NULL;
-	if (opt_level != 0) {
-		LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-		LLVMErrorRef e = LLVMRunPasses(c.mod, "default<O3>", tm, pbo);
-		LLVMDisposePassBuilderOptions(pbo);
-		if (e) {
-			char *msg = LLVMGetErrorMessage(e);
-			diag_internal(d, "LLVM optimization failed: %s", msg);
-			LLVMDisposeErrorMessage(msg);
-			goto done;
+	char *ptx = NULL;
+	size_t n = 0;
+	rc = emit_module(&c, tm, TILECC_EMIT_ASM, &ptx, &n);
+	if (rc == 0) {
+		const char *ptxas = find_ptxas();
+		if (!ptxas) {
+			diag_error(d, SRCLOC_NONE, "cannot find ptxas to make a cubin (install the CUDA "
+						   "toolkit, set TILECC_PTXAS, or emit PTX with -o k.ptx)");
+			rc = 1;
+		} else {
+			char archarg[32];
+			snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+			char *argv[] = {(char *)ptxas, archarg, "-O3", "@IN", "-o", "@OUT"};
+			rc = through_tool(d, "ptxas", "k.ptx", ptx, n, argv, 6, out, len);
 		}
 	}
-	if (emit == TILECC_EMIT_LLVM) {
-		char *s = LLVMPrintModuleToString(c.mod);
-		*len = strlen(s);
-		*out = malloc(*len + 1);
-		if (*out)
-			memcpy(*out, s, *len + 1);
-		LLVMDisposeMessage(s);
-		rc = *out ? 0 : 3;
-		goto done;
-	}
-	LLVMMemoryBufferRef mb = NULL;
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c.mod, LLVMAssemblyFile, &err, &mb)) {
-		diag_internal(d, "LLVM's NVPTX code generation failed: %s", err);
-		goto done;
-	}
-	const char *ptx = LLVMGetBufferStart(mb);
-	size_t n = LLVMGetBufferSize(mb);
-	if (emit == TILECC_EMIT_CUBIN) {
-		rc = ptx_to_cubin(d, arch, ptx, n, out, len);
-	} else {
-		*out = malloc(n + 1);
-		if (*out) {
-			memcpy(*out, ptx, n);
-			(*out)[n] = 0;
-			*len = n;
-		}
-		rc = *out ? 0 : 3;
-	}
-	LLVMDisposeMemoryBuffer(mb);
+	free(ptx);
 done:
-	if (err)
-		LLVMDisposeMessage(err);
-	ir_ptrmap_free(&c.vals);
-	if (tm)
-		LLVMDisposeTargetMachine(tm);
-	LLVMDisposeBuilder(c.b);
-	LLVMDisposeModule(c.mod);
-	LLVMContextDispose(c.ctx);
+	cg_close(&c, tm);
 	return rc;
 }

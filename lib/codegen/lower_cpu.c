@@ -219,10 +219,6 @@ static void fill_from(cg *c, LLVMValueRef out, const ir_value *v)
 
 /* ---- lazy tiles ---------------------------------------------------------------------------- */
 
-static void strides_of(const ir_type *t, int64_t *st);
-static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
-static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
-static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e);
 static LLVMValueRef masked_load(cg *c, LLVMValueRef p, const ir_type *e, LLVMValueRef m,
 				LLVMValueRef other, bool vol);
 
@@ -248,19 +244,19 @@ static LLVMValueRef remap(cg *c, const ir_op *op, LLVMValueRef i)
 	LLVMValueRef idx[16], sidx[16];
 	if (!is_tile(st))
 		return NULL; /* a broadcast scalar */
-	strides_of(st, sst);
-	unflatten(c, rt, i, idx);
+	cg_strides(st, sst);
+	cg_unflatten(c, rt, i, idx);
 	if (op->code == IR_OP_BROADCAST) {
 		for (int d = 0; d < rt->rank; d++)
 			if (st->shape[d] == 1)
 				idx[d] = NULL;
-		return flatten(c, sst, idx, rt->rank);
+		return cg_flatten(c, sst, idx, rt->rank);
 	}
 	/* trans: result dim d is source dim order[d] */
 	const ir_attr *ord = ir_op_attr(op, "order");
 	for (int d = 0; d < rt->rank; d++)
 		sidx[ord->ints.v[d]] = idx[d];
-	return flatten(c, sst, sidx, rt->rank);
+	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
 static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i)
@@ -274,7 +270,7 @@ static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i)
 	}
 	switch (op->code) {
 	case IR_OP_CONSTANT:
-		return const_value(c, op, rt->elem);
+		return cg_const_value(c, op, rt->elem);
 	case IR_OP_MAKE_RANGE:
 		return LLVMBuildAdd(c->b, LLVMBuildTrunc(c->b, i, c->t_i32, ""),
 				    cg_i32(c, ir_op_int(op, "start", 0)), "");
@@ -432,25 +428,10 @@ static void lower_elementwise(cg *c, const ir_op *op)
 
 /* ---- creation and shape ops -------------------------------------------------------------- */
 
-static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e)
-{
-	const ir_attr *v = ir_op_attr(op, "value");
-	if (!v)
-		cg_fail(c, op, "internal: constant without a value");
-	LLVMTypeRef t = cg_scalar_type(c, e);
-	if (ir_type_is_float(e)) {
-		double d = v->kind == IR_ATTR_FLOAT ? v->f : (double)v->i;
-		if (e->kind == IR_F8E4NV || e->kind == IR_F8E5)
-			cg_fail(c, op, "fp8 constants are not supported on CPU targets yet");
-		return LLVMConstReal(t, d);
-	}
-	return LLVMConstInt(t, (unsigned long long)(v->kind == IR_ATTR_FLOAT ? (int64_t)v->f : v->i), 1);
-}
-
 static void lower_constant(cg *c, const ir_op *op)
 {
 	const ir_type *rt = op->results[0].type;
-	LLVMValueRef v = const_value(c, op, ir_type_elem(rt));
+	LLVMValueRef v = cg_const_value(c, op, ir_type_elem(rt));
 	if (!is_tile(rt)) {
 		set(c, &op->results[0], v);
 		return;
@@ -459,35 +440,7 @@ static void lower_constant(cg *c, const ir_op *op)
 }
 
 /* Row-major strides of a shape. */
-static void strides_of(const ir_type *t, int64_t *st)
-{
-	int64_t s = 1;
-	for (int d = t->rank - 1; d >= 0; d--) {
-		st[d] = s;
-		s *= t->shape[d];
-	}
-}
-
 /* Splits linear index i of shape t into per-dimension indices. */
-static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx)
-{
-	int64_t st[16];
-	strides_of(t, st);
-	for (int d = 0; d < t->rank; d++) {
-		LLVMValueRef q = LLVMBuildUDiv(c->b, i, cg_i64(c, st[d]), "");
-		idx[d] = t->shape[d] == 1 ? cg_i64(c, 0) : LLVMBuildURem(c->b, q, cg_i64(c, t->shape[d]), "");
-	}
-}
-
-static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
-{
-	LLVMValueRef s = cg_i64(c, 0);
-	for (int d = 0; d < rank; d++)
-		if (idx[d])
-			s = LLVMBuildAdd(c->b, s, LLVMBuildMul(c->b, idx[d], cg_i64(c, st[d]), ""), "");
-	return s;
-}
-
 static void lower_shape(cg *c, const ir_op *op)
 {
 	const ir_value *x = op->noperands ? op->operands[0] : NULL;
@@ -701,7 +654,7 @@ static LLVMValueRef bptr_addr(cg *c, const ir_op *op, LLVMValueRef bp, const ir_
 	int r = tt->rank;
 	const ir_attr *bc = ir_op_attr(op, "boundary_check");
 	LLVMValueRef idx[16];
-	unflatten(c, tt, i, idx);
+	cg_unflatten(c, tt, i, idx);
 	LLVMValueRef base = LLVMBuildLoad2(c->b, c->t_ptr, bptr_field(c, bp, r, 0, 0), "");
 	LLVMValueRef off = cg_i64(c, 0);
 	*inb = NULL;
@@ -923,11 +876,6 @@ static void lower_atomic(cg *c, const ir_op *op)
 /* ---- regions, reductions, scans ---------------------------------------------------------- */
 
 static void lower_block(cg *c, const ir_block *b);
-static const ir_op *terminator(const ir_block *b)
-{
-	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
-}
-
 /* Runs a combine region on scalar inputs (2n block arguments); writes n results. */
 static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
 {
@@ -937,7 +885,7 @@ static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLV
 	c->reassoc = true;
 	lower_block(c, region);
 	c->reassoc = saved;
-	const ir_op *y = terminator(region);
+	const ir_op *y = cg_terminator(region);
 	for (int k = 0; y && k < y->noperands; k++)
 		out[k] = get(c, y->operands[k]);
 }
@@ -1300,7 +1248,7 @@ static void lower_for(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++)
 		set(c, body->args[1 + k], is_tile(types[k]) ? carry[k] : phis[k]);
 	lower_block(c, body);
-	const ir_op *y = terminator(body);
+	const ir_op *y = cg_terminator(body);
 	yield_into(c, y, carry, types, n);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
@@ -1335,7 +1283,7 @@ static void lower_if(cg *c, const ir_op *op)
 	for (int a = 0; a < 2; a++) {
 		LLVMPositionBuilderAtEnd(c->b, arms[a]);
 		lower_block(c, op->regions[a]);
-		const ir_op *y = terminator(op->regions[a]);
+		const ir_op *y = cg_terminator(op->regions[a]);
 		yield_into(c, y, res, types, n);
 		for (int k = 0; k < n; k++)
 			if (!is_tile(types[k]))
@@ -1390,7 +1338,7 @@ static void lower_while(cg *c, const ir_op *op)
 		}
 	}
 	lower_block(c, before);
-	const ir_op *cnd = terminator(before);
+	const ir_op *cnd = cg_terminator(before);
 	/* the condition's values are the loop's results and the body's arguments */
 	LLVMValueRef vals[256];
 	for (int k = 0; k < n; k++) {
@@ -1404,7 +1352,7 @@ static void lower_while(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++)
 		set(c, after->args[k], is_tile(types[k]) ? res[k] : vals[k]);
 	lower_block(c, after);
-	const ir_op *y = terminator(after);
+	const ir_op *y = cg_terminator(after);
 	yield_into(c, y, carry, types, n);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 	for (int k = 0; k < n; k++)
@@ -1485,24 +1433,6 @@ static void lower_block(cg *c, const ir_block *b)
 /* ---- the kernel's functions ---------------------------------------------------------------- */
 
 /* The ABI type of a runtime parameter (docs/abi.md): i1 as a byte, fp16/bf16 as raw bits. */
-static LLVMTypeRef abi_type(cg *c, const ir_type *t)
-{
-	switch (t->kind) {
-	case IR_I1: return c->t_i8;
-	case IR_F16: case IR_BF16: return c->t_i16;
-	default: return cg_scalar_type(c, t);
-	}
-}
-
-static LLVMValueRef from_abi(cg *c, const ir_type *t, LLVMValueRef v)
-{
-	switch (t->kind) {
-	case IR_I1: return LLVMBuildICmp(c->b, LLVMIntNE, v, LLVMConstNull(c->t_i8), "");
-	case IR_F16: case IR_BF16: return LLVMBuildBitCast(c->b, v, cg_scalar_type(c, t), "");
-	default: return v;
-	}
-}
-
 int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 {
 	c->f = f;
@@ -1511,7 +1441,7 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	int np = f->body->nargs;
 	LLVMTypeRef *pt = calloc((size_t)np + 6, sizeof(LLVMTypeRef));
 	for (int i = 0; i < np; i++)
-		pt[i] = abi_type(c, f->body->args[i]->type);
+		pt[i] = cg_abi_type(c, f->body->args[i]->type);
 	for (int i = 0; i < 6; i++)
 		pt[np + i] = c->t_i32;
 	LLVMTypeRef fty = LLVMFunctionType(c->t_void, pt, (unsigned)np + 6, 0);
@@ -1520,7 +1450,7 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "start");
 	LLVMPositionBuilderAtEnd(c->b, start);
 	for (int i = 0; i < np; i++)
-		set(c, f->body->args[i], from_abi(c, f->body->args[i]->type, LLVMGetParam(c->fn, (unsigned)i)));
+		set(c, f->body->args[i], cg_from_abi(c, f->body->args[i]->type, LLVMGetParam(c->fn, (unsigned)i)));
 	lower_block(c, f->body);
 	LLVMPositionBuilderAtEnd(c->b, c->entry);
 	LLVMBuildBr(c->b, start);

@@ -117,7 +117,7 @@ static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValue
 {
 	LLVMValueRef off = cg_i64(c, byte_off);
 	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &off, 1, "");
-	LLVMValueRef i64 = LLVMBuildZExt(c->b, idx, c->t_i64, "");
+	LLVMValueRef i64 = LLVMTypeOf(idx) == c->t_i64 ? idx : LLVMBuildZExt(c->b, idx, c->t_i64, "");
 	return LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &i64, 1, "");
 }
 
@@ -150,44 +150,7 @@ static LLVMValueRef from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef
 
 /* ---- index arithmetic ---------------------------------------------------------------------- */
 
-static void strides_of(const ir_type *t, int64_t *st)
-{
-	int64_t s = 1;
-	for (int d = t->rank - 1; d >= 0; d--) {
-		st[d] = s;
-		s *= t->shape[d];
-	}
-}
-
-static void unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx)
-{
-	int64_t st[16];
-	strides_of(t, st);
-	for (int d = 0; d < t->rank; d++) {
-		LLVMValueRef q = LLVMBuildUDiv(c->b, i, cg_i32(c, st[d]), "");
-		idx[d] = t->shape[d] == 1 ? cg_i32(c, 0) : LLVMBuildURem(c->b, q, cg_i32(c, t->shape[d]), "");
-	}
-}
-
-static LLVMValueRef flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
-{
-	LLVMValueRef s = cg_i32(c, 0);
-	for (int d = 0; d < rank; d++)
-		if (idx[d])
-			s = LLVMBuildAdd(c->b, s, LLVMBuildMul(c->b, idx[d], cg_i32(c, st[d]), ""), "");
-	return s;
-}
-
 /* ---- ops ------------------------------------------------------------------------------------ */
-
-static LLVMValueRef const_value(cg *c, const ir_op *op, const ir_type *e)
-{
-	const ir_attr *v = ir_op_attr(op, "value");
-	LLVMTypeRef t = cg_scalar_type(c, e);
-	if (ir_type_is_float(e))
-		return LLVMConstReal(t, v->kind == IR_ATTR_FLOAT ? v->f : (double)v->i);
-	return LLVMConstInt(t, (unsigned long long)(v->kind == IR_ATTR_FLOAT ? (int64_t)v->f : v->i), 1);
-}
 
 static LLVMValueRef sreg(cg *c, const char *name)
 {
@@ -225,12 +188,12 @@ static LLVMValueRef remap_broadcast(cg *c, const ir_op *op, LLVMValueRef i, int 
 	int64_t sst[16];
 	LLVMValueRef idx[16];
 	(void)which;
-	strides_of(st, sst);
-	unflatten(c, rt, i, idx);
+	cg_strides(st, sst);
+	cg_unflatten(c, rt, i, idx);
 	for (int d = 0; d < rt->rank; d++)
 		if (st->shape[d] == 1)
 			idx[d] = NULL;
-	return flatten(c, sst, idx, rt->rank);
+	return cg_flatten(c, sst, idx, rt->rank);
 }
 
 static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int which)
@@ -240,11 +203,11 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	int64_t sst[16];
 	LLVMValueRef idx[16], sidx[16];
 	(void)which;
-	strides_of(st, sst);
-	unflatten(c, rt, i, idx);
+	cg_strides(st, sst);
+	cg_unflatten(c, rt, i, idx);
 	for (int d = 0; d < rt->rank; d++)
 		sidx[ord->ints.v[d]] = idx[d];
-	return flatten(c, sst, sidx, rt->rank);
+	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
 static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
@@ -266,7 +229,7 @@ static void lower_shape(cg *c, const ir_op *op)
 	const ir_value *x = op->noperands ? op->operands[0] : NULL;
 	switch (op->code) {
 	case IR_OP_CONSTANT: {
-		LLVMValueRef v = const_value(c, op, ir_type_elem(rt));
+		LLVMValueRef v = cg_const_value(c, op, ir_type_elem(rt));
 		if (!is_tile(rt)) {
 			put(c, &op->results[0], v);
 			return;
@@ -531,17 +494,12 @@ static void lower_atomic(cg *c, const ir_op *op)
 
 static void lower_block(cg *c, const ir_block *b);
 
-static const ir_op *terminator(const ir_block *b)
-{
-	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
-}
-
 static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
 {
 	for (int k = 0; k < n2; k++)
 		put(c, region->args[k], in[k]);
 	lower_block(c, region);
-	const ir_op *y = terminator(region);
+	const ir_op *y = cg_terminator(region);
 	for (int k = 0; y && k < y->noperands; k++)
 		out[k] = sget(c, y->operands[k]);
 }
@@ -859,7 +817,7 @@ static void lower_for(cg *c, const ir_op *op)
 	put(c, body->args[0], iv);
 	bind_flat(c, body->args + 1, n, phis);
 	lower_block(c, body);
-	const ir_op *y = terminator(body);
+	const ir_op *y = cg_terminator(body);
 	flat_vals(c, (const ir_value *const *)y->operands, n, yv);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
@@ -894,7 +852,7 @@ static void lower_if(cg *c, const ir_op *op)
 	for (int a = 0; a < 2; a++) {
 		LLVMPositionBuilderAtEnd(c->b, arms[a]);
 		lower_block(c, op->regions[a]);
-		flat_vals(c, (const ir_value *const *)terminator(op->regions[a])->operands, n, vals[a]);
+		flat_vals(c, (const ir_value *const *)cg_terminator(op->regions[a])->operands, n, vals[a]);
 		ends[a] = LLVMGetInsertBlock(c->b);
 		LLVMBuildBr(c->b, join);
 	}
@@ -934,13 +892,13 @@ static void lower_while(cg *c, const ir_op *op)
 	}
 	bind_flat(c, before->args, n, phis);
 	lower_block(c, before);
-	const ir_op *cnd = terminator(before);
+	const ir_op *cnd = cg_terminator(before);
 	flat_vals(c, (const ir_value *const *)cnd->operands + 1, n, cv);
 	LLVMBuildCondBr(c->b, sget(c, cnd->operands[0]), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	bind_flat(c, after->args, n, cv);
 	lower_block(c, after);
-	flat_vals(c, (const ir_value *const *)terminator(after)->operands, n, yv);
+	flat_vals(c, (const ir_value *const *)cg_terminator(after)->operands, n, yv);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 	for (int k = 0; k < nf; k++)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
@@ -986,15 +944,6 @@ static void lower_block(cg *c, const ir_block *b)
 		lower_op(c, op);
 }
 
-static LLVMTypeRef abi_type(cg *c, const ir_type *t)
-{
-	switch (t->kind) {
-	case IR_I1: return c->t_i8;
-	case IR_F16: case IR_BF16: return c->t_i16;
-	default: return cg_scalar_type(c, t);
-	}
-}
-
 static void add_annotation(cg *c, LLVMValueRef fn, const char *key, int64_t v)
 {
 	LLVMMetadataRef ops[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(c->ctx, key, strlen(key)),
@@ -1013,7 +962,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	int np = f->body->nargs;
 	LLVMTypeRef *pt = calloc((size_t)np + 1, sizeof(LLVMTypeRef));
 	for (int i = 0; i < np; i++)
-		pt[i] = abi_type(c, f->body->args[i]->type);
+		pt[i] = cg_abi_type(c, f->body->args[i]->type);
 	c->fn = LLVMAddFunction(c->mod, f->name, LLVMFunctionType(c->t_void, pt, (unsigned)np, 0));
 	free(pt);
 	LLVMValueRef sm = LLVMGetNamedGlobal(c->mod, "tilecc_smem");
@@ -1029,12 +978,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	g.tid = sreg(c, "llvm.nvvm.read.ptx.sreg.tid.x");
 	for (int i = 0; i < np; i++) {
 		const ir_type *t = f->body->args[i]->type;
-		LLVMValueRef v = LLVMGetParam(c->fn, (unsigned)i);
-		if (t->kind == IR_I1)
-			v = LLVMBuildICmp(c->b, LLVMIntNE, v, LLVMConstNull(c->t_i8), "");
-		else if (t->kind == IR_F16 || t->kind == IR_BF16)
-			v = LLVMBuildBitCast(c->b, v, cg_scalar_type(c, t), "");
-		put(c, f->body->args[i], v);
+		put(c, f->body->args[i], cg_from_abi(c, t, LLVMGetParam(c->fn, (unsigned)i)));
 	}
 	lower_block(c, f->body);
 	add_annotation(c, c->fn, "kernel", 1);
