@@ -284,7 +284,7 @@ int main(int argc, char **argv)
 		free(c.x), free(c.y), free(c.w), free(c.b), free(ref);
 	}
 	{ /* matmul: 1024^3 fp32 */
-		mm_ctx c = {load(dir, "matmul"), NULL, NULL, NULL, 1024, 64, 64};
+		mm_ctx c = {load(dir, "matmul"), NULL, NULL, NULL, 1024, 128, 128};
 		size_t n = (size_t)c.n * c.n;
 		c.a = malloc(n * 4), c.b = malloc(n * 4), c.c = malloc(n * 4);
 		float *ref = malloc(n * 4);
