@@ -59,39 +59,6 @@ const char *ast_cmpop_str(ast_cmpop op)
 	return (unsigned)op < sizeof names / sizeof names[0] && names[op] ? names[op] : "?";
 }
 
-/* The shortest decimal form that reads back as the same double, always with a '.', an
- * exponent, or inf/nan so that it cannot be mistaken for an integer. */
-static void dump_float(strbuf *out, double v)
-{
-	char buf[64];
-	if (isnan(v)) {
-		strbuf_puts(out, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		strbuf_puts(out, v < 0 ? "-inf" : "inf");
-		return;
-	}
-	int prec = 1;
-	for (; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	/* Like Python's repr: positional notation between 1e-4 and 1e16 (2000.0, not 2e+03). */
-	double mag = fabs(v);
-	if (strchr(buf, 'e') && mag >= 1e-4 && mag < 1e16) {
-		char alt[64];
-		int decimals = prec - 1 - (int)floor(log10(mag));
-		snprintf(alt, sizeof alt, "%.*f", decimals > 0 ? decimals : 0, v);
-		if (strtod(alt, NULL) == v)
-			memcpy(buf, alt, sizeof alt);
-	}
-	strbuf_puts(out, buf);
-	if (!strpbrk(buf, ".eE"))
-		strbuf_puts(out, ".0");
-}
-
 static void dump_str(strbuf *out, const char *s, uint32_t n)
 {
 	strbuf_putc(out, '"');
@@ -163,7 +130,7 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 		break;
 	case AST_FLOAT:
 		strbuf_puts(out, "(float ");
-		dump_float(out, e->fval);
+		strbuf_put_double(out, e->fval);
 		strbuf_putc(out, ')');
 		break;
 	case AST_STR:

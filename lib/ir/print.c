@@ -119,29 +119,6 @@ static void put_string(strbuf *out, const char *s)
 	strbuf_putc(out, '"');
 }
 
-/* The shortest %g text that reads back to the same double, always recognisable as a
- * float: it contains '.' or 'e', or is inf, -inf or nan. */
-static void put_double(strbuf *out, double v)
-{
-	if (isnan(v)) {
-		strbuf_puts(out, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		strbuf_puts(out, v < 0 ? "-inf" : "inf");
-		return;
-	}
-	char buf[40];
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	strbuf_puts(out, buf);
-	if (!strpbrk(buf, ".e"))
-		strbuf_puts(out, ".0");
-}
-
 static void put_attr_value(strbuf *out, const ir_attr *a)
 {
 	switch (a->kind) {
@@ -149,7 +126,7 @@ static void put_attr_value(strbuf *out, const ir_attr *a)
 		strbuf_printf(out, "%lld", (long long)a->i);
 		break;
 	case IR_ATTR_FLOAT:
-		put_double(out, a->f);
+		strbuf_put_double(out, a->f);
 		break;
 	case IR_ATTR_BOOL:
 		strbuf_puts(out, a->i ? "true" : "false");

@@ -1,6 +1,7 @@
 /* strbuf.c: growable text buffer. */
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,4 +81,37 @@ void strbuf_free(strbuf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+/* The shortest decimal form that reads back as the same double, always with a '.', an
+ * exponent, or inf/nan so that it cannot be mistaken for an integer. */
+void strbuf_put_double(strbuf *out, double v)
+{
+	char buf[64];
+	if (isnan(v)) {
+		strbuf_puts(out, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_puts(out, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	int prec = 1;
+	for (; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* Like Python's repr: positional notation between 1e-4 and 1e16 (2000.0, not 2e+03). */
+	double mag = fabs(v);
+	if (strchr(buf, 'e') && mag >= 1e-4 && mag < 1e16) {
+		char alt[64];
+		int decimals = prec - 1 - (int)floor(log10(mag));
+		snprintf(alt, sizeof alt, "%.*f", decimals > 0 ? decimals : 0, v);
+		if (strtod(alt, NULL) == v)
+			memcpy(buf, alt, sizeof alt);
+	}
+	strbuf_puts(out, buf);
+	if (!strpbrk(buf, ".eE"))
+		strbuf_puts(out, ".0");
 }

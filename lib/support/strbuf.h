@@ -21,6 +21,9 @@ void strbuf_printf(strbuf *b, const char *fmt, ...)
 #endif
     ;
 void strbuf_vprintf(strbuf *b, const char *fmt, va_list ap);
+/* The shortest decimal text that reads back as the same double, never mistaken for an
+ * integer: it has a '.', an exponent, or is inf, -inf or nan (Python's repr style). */
+void strbuf_put_double(strbuf *b, double v);
 /* Returns the malloc'd bytes (caller frees) and resets the buffer. */
 char *strbuf_take(strbuf *b, size_t *len);
 void strbuf_free(strbuf *b);
