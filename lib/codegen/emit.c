@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -459,6 +461,59 @@ static const char *find_ptxas(void)
 
 /* PTX text to cubin with ptxas. */
 
+/* Links libdevice (the CUDA toolkit's libdevice.10.bc: TILECC_LIBDEVICE, or the toolkit's
+ * nvvm/libdevice) when the module calls any __nv_* function, and makes its functions
+ * internal so that the optimizer keeps only what is used. */
+static int link_libdevice(cg *c)
+{
+	bool needed = false;
+	for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f && !needed; f = LLVMGetNextFunction(f))
+		needed = LLVMCountBasicBlocks(f) == 0 && !strncmp(LLVMGetValueName(f), "__nv_", 5);
+	if (!needed)
+		return 0;
+	const char *path = getenv("TILECC_LIBDEVICE");
+	static const char *const cands[] = {
+#ifdef TILECC_LIBDEVICE_PATH
+	    TILECC_LIBDEVICE_PATH,
+#endif
+	    "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", NULL};
+	for (int i = 0; !path && cands[i]; i++)
+		if (access(cands[i], R_OK) == 0)
+			path = cands[i];
+	if (!path) {
+		diag_error(c->d, SRCLOC_NONE, "this kernel needs libdevice (erf, tanh or fp64 math on the "
+					      "GPU); set TILECC_LIBDEVICE to libdevice.10.bc");
+		return 1;
+	}
+	LLVMMemoryBufferRef mb;
+	char *err = NULL;
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &err)) {
+		diag_error(c->d, SRCLOC_NONE, "cannot read %s: %s", path, err);
+		LLVMDisposeMessage(err);
+		return 1;
+	}
+	LLVMModuleRef lib;
+	int bad = LLVMParseBitcodeInContext2(c->ctx, mb, &lib);
+	LLVMDisposeMemoryBuffer(mb);
+	if (bad) {
+		diag_error(c->d, SRCLOC_NONE, "cannot parse %s as LLVM bitcode", path);
+		return 1;
+	}
+	LLVMSetTarget(lib, LLVMGetTarget(c->mod));
+	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->mod));
+	if (LLVMLinkModules2(c->mod, lib)) {
+		diag_error(c->d, SRCLOC_NONE, "cannot link %s", path);
+		return 1;
+	}
+	for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+		if (LLVMCountBasicBlocks(f) && !strncmp(LLVMGetValueName(f), "__nv", 4))
+			LLVMSetLinkage(f, LLVMInternalLinkage);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod); g; g = LLVMGetNextGlobal(g))
+		if (!strncmp(LLVMGetValueName(g), "__nv", 4) && LLVMGetInitializer(g))
+			LLVMSetLinkage(g, LLVMInternalLinkage);
+	return 0;
+}
+
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
 		  tilecc_emit emit, char **out, size_t *len)
 {
@@ -483,7 +538,7 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	tm = LLVMCreateTargetMachine(target, triple, cpu, "+ptx80", LLVMCodeGenLevelAggressive,
 				     LLVMRelocDefault, LLVMCodeModelDefault);
 	cg_target(&c, tm, triple);
-	if (lower_all(&c, m, a, "nvptx", cpu, "") || optimize(&c, tm, opt_level))
+	if (lower_all(&c, m, a, "nvptx", cpu, "") || link_libdevice(&c) || optimize(&c, tm, opt_level))
 		goto done;
 	if (emit != TILECC_EMIT_CUBIN) {
 		rc = emit_module(&c, tm, emit == TILECC_EMIT_LLVM ? emit : TILECC_EMIT_ASM, out, len);

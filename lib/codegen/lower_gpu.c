@@ -210,6 +210,45 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
+/* join: result element 2i + j is operand j's element i; split: result r's element i is
+ * the operand's element 2i + r. Both through shared memory, like exchange(). */
+static void lower_join_split(cg *c, const ir_op *op)
+{
+	barrier(c);
+	if (op->code == IR_OP_JOIN) {
+		const ir_type *rt = op->results[0].type, *at = op->operands[0]->type;
+		int64_t half = ir_type_numel(at), bytes = (half * elem_bytes(at->elem) + 15) & ~(int64_t)15;
+		to_smem(c, op->operands[0], 0);
+		to_smem(c, op->operands[1], bytes);
+		barrier(c);
+		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		for (int e = 0; e < r->n; e++) {
+			LLVMValueRef i = owned_index(c, ir_type_numel(rt), e);
+			LLVMValueRef src = LLVMBuildLShr(c->b, i, cg_i32(c, 1), "");
+			LLVMValueRef odd = LLVMBuildTrunc(c->b, i, c->t_i1, "");
+			LLVMValueRef a = from_smem(c, rt->elem, 0, src), b = from_smem(c, rt->elem, bytes, src);
+			r->v[e] = LLVMBuildSelect(c->b, odd, b, a, "");
+		}
+		put(c, &op->results[0], r);
+		return;
+	}
+	const ir_type *ht = op->results[0].type;
+	to_smem(c, op->operands[0], 0);
+	barrier(c);
+	for (int k = 0; k < 2; k++) {
+		if (!is_tile(ht)) {
+			put(c, &op->results[k], from_smem(c, ht, 0, cg_i32(c, k)));
+			continue;
+		}
+		gtile *r = new_tile(c, per_thread(ir_type_numel(ht)));
+		for (int e = 0; e < r->n; e++) {
+			LLVMValueRef i = owned_index(c, ir_type_numel(ht), e);
+			r->v[e] = from_smem(c, ht->elem, 0, LLVMBuildAdd(c->b, LLVMBuildShl(c->b, i, cg_i32(c, 1), ""), cg_i32(c, k), ""));
+		}
+		put(c, &op->results[k], r);
+	}
+}
+
 static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 {
 	const ir_type *rt = op->results[res].type;
@@ -349,6 +388,8 @@ static int access_width(cg *c, const ir_value *ptrs, const ir_value *mask, int64
 	return w < 1 ? 1 : w;
 }
 
+static void load_block_ptr(cg *c, const ir_op *op);
+
 static void lower_load(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0];
@@ -356,8 +397,10 @@ static void lower_load(cg *c, const ir_op *op)
 	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
 	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
 	LLVMTypeRef mt = cg_mem_type(c, e);
-	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE)
-		cg_fail(c, op, "block pointers are not supported by the NVIDIA backend yet");
+	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
+		load_block_ptr(c, op);
+		return;
+	}
 	if (!is_tile(rt)) {
 		LLVMValueRef v = pred_load(c, sget(c, p), mt, m ? sget(c, m) : NULL, o ? sget(c, o) : NULL, 1);
 		put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
@@ -388,6 +431,91 @@ static void lower_load(cg *c, const ir_op *op)
 	put(c, &op->results[0], r);
 }
 
+/* Block pointers are struct values {base, shape[r], strides[r], offsets[r]} in registers. */
+static LLVMTypeRef bptr_type(cg *c, int rank)
+{
+	LLVMTypeRef f[4] = {c->t_ptr, LLVMArrayType2(c->t_i64, (uint64_t)rank),
+			    LLVMArrayType2(c->t_i64, (uint64_t)rank), LLVMArrayType2(c->t_i32, (uint64_t)rank)};
+	return LLVMStructTypeInContext(c->ctx, f, 4, 0);
+}
+
+static void lower_block_ptr(cg *c, const ir_op *op)
+{
+	const ir_type *tt = op->results[0].type->elem;
+	int r = tt->rank;
+	LLVMValueRef v;
+	if (op->code == IR_OP_MAKE_BLOCK_PTR) {
+		v = LLVMGetUndef(bptr_type(c, r));
+		v = LLVMBuildInsertValue(c->b, v, sget(c, op->operands[0]), 0, "");
+		for (int f = 1; f <= 3; f++) {
+			LLVMValueRef arr = LLVMBuildExtractValue(c->b, v, (unsigned)f, "");
+			for (int d = 0; d < r; d++)
+				arr = LLVMBuildInsertValue(c->b, arr, sget(c, op->operands[1 + (f - 1) * r + d]), (unsigned)d, "");
+			v = LLVMBuildInsertValue(c->b, v, arr, (unsigned)f, "");
+		}
+	} else {
+		v = sget(c, op->operands[0]);
+		LLVMValueRef arr = LLVMBuildExtractValue(c->b, v, 3, "");
+		for (int d = 0; d < r; d++) {
+			LLVMValueRef o = LLVMBuildExtractValue(c->b, arr, (unsigned)d, "");
+			arr = LLVMBuildInsertValue(c->b, arr, LLVMBuildAdd(c->b, o, sget(c, op->operands[1 + d]), ""), (unsigned)d, "");
+		}
+		v = LLVMBuildInsertValue(c->b, v, arr, 3, "");
+	}
+	put(c, &op->results[0], v);
+}
+
+static bool checks_dim(const ir_op *op, int d)
+{
+	const ir_attr *bc = ir_op_attr(op, "boundary_check");
+	for (int i = 0; bc && i < bc->ints.n; i++)
+		if (bc->ints.v[i] == d)
+			return true;
+	return false;
+}
+
+/* Address of element i (flattened, i32) of a block-pointer access, and whether it lies in
+ * bounds along the checked dimensions (*inb NULL when nothing is checked). */
+static LLVMValueRef bptr_addr(cg *c, const ir_op *op, LLVMValueRef bp, const ir_type *tt, LLVMValueRef i,
+			      LLVMValueRef *inb)
+{
+	LLVMValueRef idx[16];
+	cg_unflatten(c, tt, i, idx);
+	LLVMValueRef shape = LLVMBuildExtractValue(c->b, bp, 1, "");
+	LLVMValueRef stride = LLVMBuildExtractValue(c->b, bp, 2, "");
+	LLVMValueRef offs = LLVMBuildExtractValue(c->b, bp, 3, "");
+	LLVMValueRef off = cg_i64(c, 0);
+	*inb = NULL;
+	for (int d = 0; d < tt->rank; d++) {
+		LLVMValueRef pos = LLVMBuildAdd(c->b, LLVMBuildSExt(c->b, LLVMBuildExtractValue(c->b, offs, (unsigned)d, ""), c->t_i64, ""),
+						LLVMBuildZExt(c->b, idx[d], c->t_i64, ""), "");
+		off = LLVMBuildAdd(c->b, off, LLVMBuildMul(c->b, pos, LLVMBuildExtractValue(c->b, stride, (unsigned)d, ""), ""), "");
+		if (checks_dim(op, d)) {
+			LLVMValueRef ok = LLVMBuildAnd(c->b, LLVMBuildICmp(c->b, LLVMIntSGE, pos, cg_i64(c, 0), ""),
+						       LLVMBuildICmp(c->b, LLVMIntSLT, pos, LLVMBuildExtractValue(c->b, shape, (unsigned)d, ""), ""), "");
+			*inb = *inb ? LLVMBuildAnd(c->b, *inb, ok, "") : ok;
+		}
+	}
+	return LLVMBuildGEP2(c->b, cg_mem_type(c, tt->elem), LLVMBuildExtractValue(c->b, bp, 0, ""), &off, 1, "");
+}
+
+static void load_block_ptr(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type, *e = rt->elem;
+	const ir_attr *pa = ir_op_attr(op, "padding");
+	bool nan = pa && pa->kind == IR_ATTR_STR && !strcmp(pa->s, "nan") && ir_type_is_float(e);
+	int64_t n = ir_type_numel(rt);
+	gtile *r = new_tile(c, per_thread(n));
+	for (int k = 0; k < r->n; k++) {
+		LLVMValueRef inb;
+		LLVMValueRef addr = bptr_addr(c, op, sget(c, op->operands[0]), rt, owned_index(c, n, k), &inb);
+		LLVMValueRef dflt = nan ? LLVMConstReal(cg_scalar_type(c, e), __builtin_nan("")) : NULL;
+		LLVMValueRef v = pred_load(c, addr, cg_mem_type(c, e), inb, dflt, (unsigned)elem_bytes(e));
+		r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
+	}
+	put(c, &op->results[0], r);
+}
+
 /* Threads holding a replicated copy of an element must not all write it. */
 static LLVMValueRef owner_only(cg *c, int64_t numel, LLVMValueRef m)
 {
@@ -401,9 +529,20 @@ static void lower_store(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0], *v = op->operands[1];
 	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
-	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE)
-		cg_fail(c, op, "block pointers are not supported by the NVIDIA backend yet");
 	const ir_type *e = ir_type_elem(v->type);
+	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
+		const ir_type *tt = p->type->elem;
+		int64_t n = ir_type_numel(tt);
+		for (int k = 0; k < per_thread(n); k++) {
+			LLVMValueRef inb;
+			LLVMValueRef addr = bptr_addr(c, op, sget(c, p), tt, owned_index(c, n, k), &inb);
+			LLVMValueRef x = opnd(c, v, k);
+			if (e->kind == IR_I1)
+				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
+			pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)elem_bytes(e));
+		}
+		return;
+	}
 	if (!is_tile(p->type)) {
 		/* a scalar store: one thread does it */
 		LLVMValueRef x = sget(c, v);
@@ -663,6 +802,83 @@ static void lower_reduce(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++)
 		if (res[k])
 			put(c, &op->results[k], res[k]);
+}
+
+/* Scans through shared memory: each thread computes the outputs it owns by combining the
+ * elements from the start (or, reversed, the end) of its line along the axis. */
+static void lower_scan(cg *c, const ir_op *op)
+{
+	int n = op->noperands;
+	int64_t axis = ir_op_int(op, "axis", 0);
+	bool reverse = ir_op_int(op, "reverse", 0) != 0;
+	const ir_type *t = op->operands[0]->type;
+	const ir_block *region = op->regions[0];
+	LLVMValueRef x[16], r[8], acc[8];
+	if (n > 8)
+		cg_fail(c, op, "scans of more than 8 operands are not supported");
+	int64_t inner = 1, K = t->shape[axis];
+	for (int d = (int)axis + 1; d < t->rank; d++)
+		inner *= t->shape[d];
+	int64_t offs[8], off = 0;
+	barrier(c);
+	for (int k = 0; k < n; k++) {
+		offs[k] = off;
+		to_smem(c, op->operands[k], off);
+		off += ir_type_numel(t) * elem_bytes(op->operands[k]->type->elem);
+		off = (off + 15) & ~(int64_t)15;
+	}
+	barrier(c);
+	int64_t numel = ir_type_numel(t);
+	int E = per_thread(numel);
+	gtile *res[8];
+	for (int k = 0; k < n; k++)
+		res[k] = new_tile(c, E);
+	for (int e = 0; e < E; e++) {
+		LLVMValueRef i = owned_index(c, numel, e);
+		/* position along the axis and the line's first element */
+		LLVMValueRef pos = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, i, cg_i32(c, inner), ""), cg_i32(c, K), "");
+		LLVMValueRef line = LLVMBuildSub(c->b, i, LLVMBuildMul(c->b, pos, cg_i32(c, inner), ""), "");
+		LLVMValueRef first = reverse ? cg_i32(c, K - 1) : cg_i32(c, 0);
+		for (int k = 0; k < n; k++)
+			acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k],
+					   LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, first, cg_i32(c, inner), ""), ""));
+		/* j runs over the steps after the first, up to pos (forward) or down to it */
+		LLVMValueRef steps = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), pos, "") : pos;
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan");
+		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan.body");
+		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan.done");
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, head);
+		LLVMValueRef j = LLVMBuildPhi(c->b, c->t_i32, "j");
+		LLVMValueRef one = cg_i32(c, 1);
+		LLVMAddIncoming(j, &one, &pre, 1);
+		LLVMValueRef phis[8];
+		for (int k = 0; k < n; k++) {
+			phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(acc[k]), "acc");
+			LLVMAddIncoming(phis[k], &acc[k], &pre, 1);
+		}
+		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULE, j, steps, ""), body, done);
+		LLVMPositionBuilderAtEnd(c->b, body);
+		LLVMValueRef at = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), j, "") : j;
+		at = LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, at, cg_i32(c, inner), ""), "");
+		for (int k = 0; k < n; k++) {
+			x[k] = phis[k];
+			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
+		}
+		combine(c, region, x, 2 * n, r);
+		LLVMValueRef next = LLVMBuildAdd(c->b, j, one, "");
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+		LLVMAddIncoming(j, &next, &latch, 1);
+		for (int k = 0; k < n; k++)
+			LLVMAddIncoming(phis[k], &r[k], &latch, 1);
+		LLVMBuildBr(c->b, head);
+		LLVMPositionBuilderAtEnd(c->b, done);
+		for (int k = 0; k < n; k++)
+			res[k]->v[e] = phis[k];
+	}
+	for (int k = 0; k < n; k++)
+		put(c, &op->results[k], res[k]);
 }
 
 /* C[m, n] = acc[m, n] + sum_k A[m, k] B[k, n] with A and B in shared memory, each thread
@@ -926,6 +1142,9 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_STORE: lower_store(c, op); return;
 	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
 	case IR_OP_REDUCE: lower_reduce(c, op); return;
+	case IR_OP_SCAN: lower_scan(c, op); return;
+	case IR_OP_JOIN: case IR_OP_SPLIT: lower_join_split(c, op); return;
+	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
 	case IR_OP_DOT: lower_dot(c, op); return;
 	case IR_OP_FOR: lower_for(c, op); return;
 	case IR_OP_IF: lower_if(c, op); return;

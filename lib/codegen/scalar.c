@@ -449,9 +449,24 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 		return r;
 	}
 	if (c->gpu && (op->code == IR_OP_TANH || op->code == IR_OP_ERF || LLVMTypeOf(x) == c->t_f64) &&
-	    op->code != IR_OP_SQRT && op->code != IR_OP_ABSF && op->code != IR_OP_FLOOR && op->code != IR_OP_CEIL)
-		cg_fail(c, op, "'%s' needs libdevice on NVIDIA GPUs, which this build does not link yet",
-			ir_ops[op->code].name);
+	    op->code != IR_OP_SQRT && op->code != IR_OP_ABSF && op->code != IR_OP_FLOOR && op->code != IR_OP_CEIL) {
+		/* libdevice's __nv_* functions, linked into the module by emit.c */
+		static const char *const names[][2] = {
+		    [IR_OP_EXP] = {"__nv_expf", "__nv_exp"},     [IR_OP_EXP2] = {"__nv_exp2f", "__nv_exp2"},
+		    [IR_OP_LOG] = {"__nv_logf", "__nv_log"},     [IR_OP_LOG2] = {"__nv_log2f", "__nv_log2"},
+		    [IR_OP_RSQRT] = {"__nv_rsqrtf", "__nv_rsqrt"}, [IR_OP_SIN] = {"__nv_sinf", "__nv_sin"},
+		    [IR_OP_COS] = {"__nv_cosf", "__nv_cos"},     [IR_OP_TANH] = {"__nv_tanhf", "__nv_tanh"},
+		    [IR_OP_ERF] = {"__nv_erff", "__nv_erf"},
+		};
+		const char *fname = names[op->code][LLVMTypeOf(x) == c->t_f64];
+		LLVMTypeRef xt = LLVMTypeOf(x);
+		LLVMTypeRef fty = LLVMFunctionType(xt, &xt, 1, 0);
+		LLVMValueRef f = LLVMGetNamedFunction(c->mod, fname);
+		if (!f)
+			f = LLVMAddFunction(c->mod, fname, fty);
+		LLVMValueRef r = LLVMBuildCall2(b, fty, f, &x, 1, "");
+		return narrow ? LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "") : r;
+	}
 	switch (op->code) {
 	case IR_OP_EXP:
 		r = LLVMTypeOf(x) == c->t_f32 ? exp_f32(c, x, false) : call1(c, "llvm.exp", x);
