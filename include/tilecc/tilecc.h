@@ -81,6 +81,7 @@ typedef struct tilecc_options {
 	int print_locations;     /* print loc(...) on IR ops */
 	int time_report;         /* -ftime-report */
 	int verify_each;         /* run the IR verifier after every pass */
+	int print_metadata;      /* put each kernel's launch metadata (NAME__meta) in the report */
 } tilecc_options;
 
 /* The result of a compilation: bytes owned by the caller, freed with tilecc_output_free(). */

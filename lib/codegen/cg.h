@@ -26,6 +26,7 @@ typedef struct cg {
 	bool reassoc;             /* inside a reduction's combine: FP ops may reassociate */
 	bool soft_half;           /* no hardware fp16 conversions: convert in integer ops */
 	bool gpu;                 /* NVPTX: math through the GPU's approximate instructions */
+	strbuf *meta_out;         /* --print-metadata: each kernel's NAME__meta text is appended */
 	jmp_buf *fail;
 	/* LLVM types used everywhere */
 	LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_ptr;

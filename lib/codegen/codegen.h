@@ -20,6 +20,7 @@ typedef struct codegen_opts {
 	const char *cpu;      /* -mcpu, or NULL */
 	const char *features; /* -mattr, or NULL */
 	int opt_level;        /* -O0..-O3; -1 for the default (3) */
+	strbuf *meta_out;     /* when set, each kernel's launch metadata text is appended */
 } codegen_opts;
 
 /* Lowers every function of m for a CPU target and writes the requested output (LLVM IR
@@ -31,6 +32,6 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 /* Lowers every function of m for NVIDIA GPU `arch` (sm_80 .. sm_90a) and writes LLVM IR,
  * PTX (TILECC_EMIT_PTX / TILECC_EMIT_ASM) or a cubin (through ptxas) into *out. */
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  tilecc_emit emit, char **out, size_t *len);
+		  strbuf *meta_out, tilecc_emit emit, char **out, size_t *len);
 
 #endif

@@ -360,6 +360,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	init_llvm();
 	cg c;
 	cg_open(&c, d, a, m);
+	c.meta_out = o->meta_out;
 	char *cpu, *feat;
 	bool owned;
 	cpu_features(o, &cpu, &feat, &owned);
@@ -515,11 +516,12 @@ static int link_libdevice(cg *c)
 }
 
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  tilecc_emit emit, char **out, size_t *len)
+		  strbuf *meta_out, tilecc_emit emit, char **out, size_t *len)
 {
 	init_nvptx();
 	cg c;
 	cg_open(&c, d, a, m);
+	c.meta_out = meta_out;
 	c.vec_bytes = 16;
 	c.gpu = true;
 	const char *triple = "nvptx64-nvidia-cuda";

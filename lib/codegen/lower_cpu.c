@@ -1504,6 +1504,8 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	LLVMValueRef gv = LLVMAddGlobal(c->mod, LLVMTypeOf(str), name);
 	LLVMSetInitializer(gv, str);
 	LLVMSetGlobalConstant(gv, 1);
+	if (c->meta_out)
+		strbuf_putn(c->meta_out, meta.data, meta.len);
 	strbuf_free(&meta);
 	return 0;
 }

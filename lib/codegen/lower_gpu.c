@@ -1214,6 +1214,8 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	LLVMValueRef gv = LLVMAddGlobalInAddressSpace(c->mod, LLVMTypeOf(str), name, 1);
 	LLVMSetInitializer(gv, str);
 	LLVMSetGlobalConstant(gv, 0);
+	if (c->meta_out)
+		strbuf_putn(c->meta_out, meta.data, meta.len);
 	strbuf_free(&meta);
 	G = NULL;
 	return 0;

@@ -248,7 +248,8 @@ static int compile(compilation *c, tilecc_output *out)
 			t = now_ms();
 			char *bytes = NULL;
 			size_t n = 0;
-			int rc = codegen_nvptx(m, c->d, c->a, arch, o->opt_level, emit, &bytes, &n);
+			int rc = codegen_nvptx(m, c->d, c->a, arch, o->opt_level,
+					       o->print_metadata ? &c->report : NULL, emit, &bytes, &n);
 			timing(c, "NVPTX lowering and codegen", t);
 			if (rc)
 				return rc;
@@ -266,7 +267,8 @@ static int compile(compilation *c, tilecc_output *out)
 				   .host = !o->target,
 				   .cpu = o->mcpu,
 				   .features = o->mattr,
-				   .opt_level = o->opt_level};
+				   .opt_level = o->opt_level,
+				   .meta_out = o->print_metadata ? &c->report : NULL};
 		t = now_ms();
 		char *bytes = NULL;
 		size_t n = 0;

@@ -39,6 +39,8 @@ static void usage(FILE *f)
 		"  --print-locations     print source locations on IR ops\n"
 		"  -ftime-report         print the time spent in each phase to stderr\n"
 		"  --verify-each         run the IR verifier after every pass\n"
+		"  --print-metadata      print each kernel's launch metadata (block size, shared\n"
+		"                        memory, parameters) to stderr\n"
 		"  --help, --version\n",
 		prog, prog);
 }
@@ -248,6 +250,8 @@ int main(int argc, char **argv)
 			o.time_report = 1;
 		} else if (!strcmp(a, "--verify-each")) {
 			o.verify_each = 1;
+		} else if (!strcmp(a, "--print-metadata")) {
+			o.print_metadata = 1;
 		} else if (a[0] == '-' && a[1] != 0) {
 			rc = bad_usage("unknown option '%s'", a);
 			goto out;
