@@ -2,7 +2,7 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90] -DOUT=k.so -P compile.cmake
 #
 # A kernel that tilecc rejects must not stop the build of the other tests: the failure is
 # written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT

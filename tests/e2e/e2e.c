@@ -149,8 +149,8 @@ float e2e_round_bf16(float f)
 enum { RED = 64, POISON = 0xCD };
 
 typedef struct buf {
-	unsigned char *base; /* malloc'd: RED | bytes | RED */
-	size_t bytes;
+	unsigned char *base; /* malloc'd: RED | bytes rounded up to 64 | RED */
+	size_t bytes, total;
 } buf;
 
 static buf *bufs;
@@ -171,7 +171,7 @@ void *e2e_alloc(size_t bytes)
 		if (!bufs)
 			abort();
 	}
-	bufs[nbufs++] = (buf){base, bytes};
+	bufs[nbufs++] = (buf){base, bytes, total};
 	return base + RED;
 }
 
@@ -421,7 +421,8 @@ int e2e_finish(void)
 	return nfailed != 0 || npassed == 0;
 }
 
-/* The file name of path without its directory and without ".rv.so" or ".so". */
+/* The file name of path without its directory and without ".so", ".rv.so", ".cubin" or
+ * ".ptx". */
 static int variant_matches(const char *path, const char *variant)
 {
 	const char *base = strrchr(path, '/');
@@ -429,7 +430,8 @@ static int variant_matches(const char *path, const char *variant)
 	size_t n = strlen(variant);
 	if (strncmp(base, variant, n) != 0)
 		return 0;
-	return strcmp(base + n, ".so") == 0 || strcmp(base + n, ".rv.so") == 0;
+	return strcmp(base + n, ".so") == 0 || strcmp(base + n, ".rv.so") == 0 ||
+	       strcmp(base + n, ".cubin") == 0 || strcmp(base + n, ".ptx") == 0;
 }
 
 /* compile.cmake writes "TILECC-FAILED" and tilecc's diagnostics into the artifact when the
@@ -492,6 +494,113 @@ tilert_kernel *e2e_kernel(const char *variant, const char *name)
 	return k;
 }
 
+/* ---- launches: CPU kernels in place, GPU kernels on staged copies -------------------------- */
+
+static int is_gpu_kernel(const tilert_kernel *k)
+{
+	const char *t = tilert_kernel_meta(k, "target");
+	return t && strcmp(t, "nvptx") == 0;
+}
+
+/* The index of the framework buffer whose memory (red zones included) holds p, or -1. */
+static long find_buf(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	for (size_t i = 0; i < nbufs; i++) {
+		uintptr_t b = (uintptr_t)bufs[i].base;
+		if (a >= b && a - b < bufs[i].total)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* A GPU launch: every buffer that a pointer argument points into is copied whole (red zones
+ * included) to device memory, the kernel runs on the copies, and after the synchronize each
+ * copy comes back over its host buffer, so that the checks (red zones included) read what the
+ * GPU wrote exactly as they read what a CPU kernel writes. Returns non-zero (after recording
+ * the failure) when anything fails. */
+static int launch_gpu(tilert_kernel *k, tilert_grid g, void **args, size_t nargs)
+{
+	const char *name = tilert_kernel_name(k);
+	if (tilert_kernel_num_params(k) != nargs) {
+		e2e_fail("launch of %s: %zu arguments for its %zu parameters", name, nargs,
+		         tilert_kernel_num_params(k));
+		return 1;
+	}
+	void **dargs = calloc(nargs ? nargs : 1, sizeof *dargs);
+	void **dvals = calloc(nargs ? nargs : 1, sizeof *dvals);
+	void **dev = calloc(nbufs ? nbufs : 1, sizeof *dev); /* per buffer; NULL: not staged */
+	if (!dargs || !dvals || !dev) {
+		fprintf(stderr, "e2e: out of memory\n");
+		abort();
+	}
+	int failed = 0, rc;
+	for (size_t i = 0; i < nargs && !failed; i++) {
+		tilert_param_info info;
+		if ((rc = tilert_kernel_param(k, i, &info)) != TILERT_OK) {
+			e2e_fail("launch of %s: parameter %zu: %s: %s", name, i, tilert_error_string(rc),
+			         tilert_last_error());
+			failed = 1;
+			break;
+		}
+		if (!info.is_pointer) {
+			dargs[i] = args[i];
+			continue;
+		}
+		void *host;
+		memcpy(&host, args[i], sizeof host);
+		long b = find_buf(host);
+		if (b < 0) {
+			e2e_fail("launch of %s on the GPU: pointer argument %zu (%s, %p) is not in a buffer "
+			         "of e2e_alloc(), so it cannot be staged in device memory", name, i,
+			         info.type, host);
+			failed = 1;
+			break;
+		}
+		if (!dev[b]) {
+			if ((rc = tilert_device_alloc(bufs[b].total, &dev[b])) != TILERT_OK) {
+				e2e_fail("launch of %s: device memory for buffer %ld (%zu bytes): %s: %s", name,
+				         b, bufs[b].total, tilert_error_string(rc), tilert_last_error());
+				dev[b] = NULL;
+				failed = 1;
+				break;
+			}
+			if ((rc = tilert_memcpy_htod(dev[b], bufs[b].base, bufs[b].total)) != TILERT_OK) {
+				e2e_fail("launch of %s: copying buffer %ld to the device: %s: %s", name, b,
+				         tilert_error_string(rc), tilert_last_error());
+				failed = 1;
+				break;
+			}
+		}
+		dvals[i] = (unsigned char *)dev[b] + ((uintptr_t)host - (uintptr_t)bufs[b].base);
+		dargs[i] = &dvals[i];
+	}
+	if (!failed && (rc = tilert_launch(k, NULL, g, dargs, nargs)) != TILERT_OK) {
+		e2e_fail("launch of %s on (%u, %u, %u): %s: %s", name, g.x, g.y, g.z,
+		         tilert_error_string(rc), tilert_last_error());
+		failed = 1;
+	}
+	if (!failed && (rc = tilert_stream_synchronize(NULL)) != TILERT_OK) {
+		e2e_fail("%s on (%u, %u, %u), at the synchronize: %s: %s", name, g.x, g.y, g.z,
+		         tilert_error_string(rc), tilert_last_error());
+		failed = 1;
+	}
+	for (size_t b = 0; b < nbufs && !failed; b++)
+		if (dev[b] &&
+		    (rc = tilert_memcpy_dtoh(bufs[b].base, dev[b], bufs[b].total)) != TILERT_OK) {
+			e2e_fail("%s: copying buffer %zu back from the device: %s: %s", name, b,
+			         tilert_error_string(rc), tilert_last_error());
+			failed = 1;
+		}
+	for (size_t b = 0; b < nbufs; b++)
+		if (dev[b])
+			tilert_device_free(dev[b]); /* after a fault it may fail too: nothing to add */
+	free(dev);
+	free(dvals);
+	free(dargs);
+	return failed;
+}
+
 int e2e_launch(tilert_kernel *k, unsigned gx, unsigned gy, unsigned gz, void **args,
                size_t nargs)
 {
@@ -500,7 +609,10 @@ int e2e_launch(tilert_kernel *k, unsigned gx, unsigned gy, unsigned gz, void **a
 			e2e_fail("no kernel to launch");
 		return 1;
 	}
-	int rc = tilert_launch(k, NULL, (tilert_grid){gx, gy, gz}, args, nargs);
+	tilert_grid g = {gx, gy, gz};
+	if (is_gpu_kernel(k))
+		return launch_gpu(k, g, args, nargs);
+	int rc = tilert_launch(k, NULL, g, args, nargs);
 	if (rc != TILERT_OK) {
 		e2e_fail("launch of %s on (%u, %u, %u): %s: %s", tilert_kernel_name(k), gx, gy, gz,
 		         tilert_error_string(rc), tilert_last_error());

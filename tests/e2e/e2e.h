@@ -1,7 +1,8 @@
 /* e2e.h: the shared helpers of the end-to-end tests. Each harness (tests/e2e/NAME.c) loads
- * kernels that tilecc compiled for this machine (x86-64, or riscv64 under qemu), launches
- * them through libtilert on random inputs, and compares the outputs with a reference
- * computed in C, in double precision where it matters.
+ * kernels that tilecc compiled for this machine (x86-64, or riscv64 under qemu; or cubins
+ * for an NVIDIA GPU, run by tests/gpu/e2e.sh), launches them through libtilert on random
+ * inputs, and compares the outputs with a reference computed in C, in double precision where
+ * it matters.
  *
  * A harness is a main() that runs cases:
  *
@@ -115,12 +116,18 @@ int e2e_fork_case(void);
 /* Ends the child of e2e_fork_case(), passing its counts to the parent. */
 void e2e_exit_case(void);
 
-/* The kernel `name` of the artifact whose file name (without .so or .rv.so) is `variant`,
- * among the paths given to e2e_init(); modules stay loaded until e2e_finish(). Records a
- * failure and returns NULL when it cannot be loaded. */
+/* The kernel `name` of the artifact whose file name (without .so, .rv.so, .cubin or .ptx) is
+ * `variant`, among the paths given to e2e_init(); modules stay loaded until e2e_finish().
+ * Records a failure and returns NULL when it cannot be loaded. */
 tilert_kernel *e2e_kernel(const char *variant, const char *name);
 /* tilert_launch() on the default stream; records a failure (and returns non-zero) when it
- * does not return TILERT_OK or k is NULL. */
+ * does not return TILERT_OK or k is NULL. A GPU kernel (metadata target=nvptx) runs on
+ * copies: every e2e_alloc() buffer that a pointer argument points into is copied whole, red
+ * zones included, to device memory, the kernel gets the device addresses (at the same
+ * offsets), and after tilert_stream_synchronize() the copies come back over the buffers, so
+ * the checks that follow are those of a CPU kernel. A pointer argument outside every
+ * e2e_alloc() buffer fails the case. The CUDA driver does not survive fork(): the parent of
+ * E2E_RUN must not touch the GPU (load kernels in the test functions only). */
 int e2e_launch(tilert_kernel *k, unsigned gx, unsigned gy, unsigned gz, void **args,
                size_t nargs);
 

@@ -25,7 +25,9 @@ static unsigned grid_of(int n)
 
 static int64_t type_min(e2e_dtype t)
 {
-	return e2e_dtype_is_signed(t) ? -((int64_t)1 << (8 * e2e_dtype_size(t) - 1)) : 0;
+	/* -(2^(bits-1) - 1) - 1: no signed overflow for 64 bits */
+	uint64_t half = (uint64_t)1 << (8 * e2e_dtype_size(t) - 1);
+	return e2e_dtype_is_signed(t) ? -(int64_t)(half - 1) - 1 : 0;
 }
 
 /* A random value of integer type t, sign- or zero-extended into int64. */
