@@ -187,6 +187,8 @@ def matmul(M, dt, label, key):
 
 
 maybe(lambda: matmul(4096, torch.float16, "4096^3 fp16", "matmul"))
+maybe(lambda: matmul(8192, torch.float16, "8192^3 fp16", "matmul"))
+maybe(lambda: matmul(8192, torch.bfloat16, "8192^3 bf16", "matmul_bf16"))
 
 # attention: batch 4, 32 heads, head dim 64, non-causal, the signature's blocks (BLOCK_M 128,
 # BLOCK_N 64, 8 warps). The FMA path is far too slow for 4096 tokens; checked and timed at S.
@@ -211,5 +213,6 @@ def attention(D, S, key):
 
 
 maybe(lambda: attention(64, 1024, "attention"))
+maybe(lambda: attention(128, 1024, "attention_d128"))
 if OUT:
     json.dump(rows, open(OUT, "w"), indent=1)

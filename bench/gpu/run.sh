@@ -29,4 +29,15 @@ for k in vadd softmax layernorm matmul attention; do
   first=0
   printf "tilecc %s -> %s.cubin: %d.%03d ms\n" "$k" "$k" $((ms / 1000)) $((ms % 1000))
 done
+# the other sizes of the issue: matmul in bf16, attention with head dim 128
+extra() { # name kernel signature warps
+  t0=$(date +%s%N)
+  "$tilecc" "$kernels/$2.py" -k "$2" -s "$3" --num-warps "$4" --target=sm_90 -o "$dir/$1.cubin"
+  t1=$(date +%s%N)
+  ms=$(( (t1 - t0) / 1000 ))
+  printf ',\n"%s": %d.%03d' "$1" $((ms / 1000)) $((ms % 1000)) >> "$dir/compile_ms.json"
+  printf "tilecc %s -> %s.cubin: %d.%03d ms\n" "$1" "$1" $((ms / 1000)) $((ms % 1000))
+}
+extra matmul_bf16 matmul "*bf16:16, *bf16:16, *bf16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8" 4
+extra attention_d128 attention "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 128, 128, 64" 8
 echo "}" >> "$dir/compile_ms.json"
