@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # demo.sh: the main job on a fresh machine. Installs what is missing, builds tilecc and
-# libtilert, compiles the example kernel (examples/vadd.py) to tile IR, LLVM IR and a host
-# shared object embedded in a C header, builds a small program around that header, runs
-# it and prints its check. (PTX comes with the NVIDIA target: see README.md.)
+# libtilert, compiles the example kernel (examples/vadd.py) to tile IR, to PTX for an H200
+# (and a cubin when the CUDA toolkit's ptxas is there), to LLVM IR and to a host shared
+# object embedded in a C header, builds a small program around that header, runs it on the
+# host and prints its check.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -29,6 +30,12 @@ else
 fi
 echo
 sig='*fp32:16, *fp32:16, *fp32:16, i32, 1024'
+echo "== tilecc examples/vadd.py -k vadd -s '$sig' --target=sm_90 -o $out/vadd.ptx"
+"$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" --target=sm_90 -o "$out/vadd.ptx"
+echo "   $(grep -c 'ld.global.v4.f32' "$out/vadd.ptx") 128-bit global loads, $(grep -m1 '.maxntid' "$out/vadd.ptx" | sed 's/^[[:space:]]*//')"
+if "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" --target=sm_90 -o "$out/vadd.cubin" 2>/dev/null; then
+  echo "   and vadd.cubin through ptxas ($(wc -c < "$out/vadd.cubin") bytes)"
+fi
 echo "== tilecc examples/vadd.py -k vadd -s '$sig' -o $out/vadd.h   (host: $(uname -m))"
 "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" -o "$out/vadd.h"
 "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" -o "$out/vadd.ll"
