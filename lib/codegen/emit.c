@@ -549,7 +549,8 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	char *ptx = NULL;
 	size_t n = 0;
 	rc = emit_module(&c, tm, TILECC_EMIT_ASM, &ptx, &n);
-	if (rc == 0) {
+	if (rc == 0 && (rc = codegen_nvjitlink(d, arch, ptx, n, out, len)) < 0) {
+		/* no libnvJitLink: run ptxas */
 		const char *ptxas = find_ptxas();
 		if (!ptxas) {
 			diag_error(d, SRCLOC_NONE, "cannot find ptxas to make a cubin (install the CUDA "
