@@ -10,11 +10,13 @@
  * The handlers follow Triton 3.x (python/triton/language/{core,semantic,standard,math}.py):
  * the same promotions, defaults and checks, with Triton's messages where it has good ones.
  * Each emits tile IR through the builder in s->b; docs/ir.md and lib/ir/verify.c give the
- * operand conventions. */
+ * operand conventions.
+ *
+ * This file holds the table, the binder, the lookups and the handlers for creation, memory,
+ * atomics, block pointers, dot, reductions and scans, shape manipulation, casts, hints and
+ * debugging. The element-wise math handlers and the Python, triton and math builtins live in
+ * sema_builtins_math.c; the helpers both files use are in sema_int.h. */
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/sema_int.h"
@@ -25,9 +27,7 @@
 /* ---- small helpers ------------------------------------------------------------------------ */
 
 static const ir_type *sty(sema *s, ir_type_kind k) { return ir_type_scalar(s->ctx, k); }
-static bool absent(const sval *v) { return v->kind == SV_UNDEF || v->kind == SV_NONE; }
 static int vrank(const ir_value *v) { return v->type->kind == IR_TILE ? v->type->rank : 0; }
-static const ir_type *velem(const ir_value *v) { return ir_type_elem(v->type); }
 static bool is_block_ptr(const ir_type *t) { return t->kind == IR_PTR && t->elem->kind == IR_TILE; }
 
 /* elem for rank 0, else a tile of it. */
@@ -55,19 +55,16 @@ static const char *shape_of(sema *s, const ir_value *v)
 	return v->type->kind == IR_TILE ? sema_shape_str(s, v->type) : "[]";
 }
 
-/* Triton's to_tensor: numbers become constants of their default type. */
-static ir_value *tensor(sema *s, const sval *v, srcloc loc) { return sema_to_ir(s, v, NULL, loc); }
-
 /* v as a value of element type e: numbers that fit become constants of e directly (what
  * Triton's to_tensor followed by a cast computes), everything else is cast. */
 static ir_value *tensor_as(sema *s, const sval *v, const ir_type *e, srcloc loc)
 {
 	if (sv_is_number(v) && (ir_type_is_float(e) || (ir_type_is_int(e) && v->kind != SV_FLOAT)))
 		return sema_to_ir(s, v, e, loc);
-	return sema_cast(s, tensor(s, v, loc), e, false, loc);
+	return sema_cast(s, sema_to_tensor(s, v, loc), e, false, loc);
 }
 
-static ir_value *need_ir(sema *s, const sval *v, srcloc loc, const char *fn)
+ir_value *sema_need_ir(sema *s, const sval *v, srcloc loc, const char *fn)
 {
 	if (v->kind != SV_IR)
 		sema_fail(s, loc, "%s expects a tensor, got %s", fn, sv_describe(s, v));
@@ -81,7 +78,7 @@ static ir_value *need_tile(sema *s, const sval *v, srcloc loc, const char *fn)
 	return v->ir;
 }
 
-static int64_t cint(sema *s, const sval *v, srcloc loc, const char *what)
+int64_t sema_cint(sema *s, const sval *v, srcloc loc, const char *what)
 {
 	if (v->kind == SV_INT)
 		return v->i;
@@ -90,9 +87,9 @@ static int64_t cint(sema *s, const sval *v, srcloc loc, const char *what)
 	return sema_expect_int(s, v, loc, arena_printf(s->a, "'%s'", what));
 }
 
-static bool cbool(sema *s, const sval *v, srcloc loc, const char *what, bool dflt)
+bool sema_cbool(sema *s, const sval *v, srcloc loc, const char *what, bool dflt)
 {
-	if (absent(v))
+	if (sv_absent(v))
 		return dflt;
 	if (v->kind == SV_BOOL)
 		return v->b;
@@ -104,7 +101,7 @@ static bool cbool(sema *s, const sval *v, srcloc loc, const char *what, bool dfl
 /* A string argument; "" when absent. */
 static const char *cstr(sema *s, const sval *v, srcloc loc, const char *what)
 {
-	if (absent(v))
+	if (sv_absent(v))
 		return "";
 	if (v->kind != SV_STR)
 		sema_fail(s, loc, "'%s' must be a string, got %s", what, sv_describe(s, v));
@@ -123,7 +120,7 @@ static const ir_type *cdtype(sema *s, const sval *v, srcloc loc, const char *wha
 static int int_list(sema *s, const sval *v, srcloc loc, const char *what, int64_t *out)
 {
 	if (v->kind == SV_INT || v->kind == SV_BOOL) {
-		out[0] = cint(s, v, loc, what);
+		out[0] = sema_cint(s, v, loc, what);
 		return 1;
 	}
 	if (v->kind != SV_TUPLE)
@@ -136,7 +133,7 @@ static int int_list(sema *s, const sval *v, srcloc loc, const char *what, int64_
 		if (x->kind != SV_INT && x->kind != SV_BOOL)
 			sema_fail(s, loc, "'%s' element %d must be a constexpr integer, got %s", what, i,
 				  sv_describe(s, x));
-		out[i] = cint(s, x, loc, what);
+		out[i] = sema_cint(s, x, loc, what);
 	}
 	return v->tup.n;
 }
@@ -191,7 +188,7 @@ static ir_value *reshape(sema *s, ir_value *x, int rank, const int64_t *shape, b
 	if (ir_type_numel(x->type) != n)
 		sema_fail(s, loc, "reshape() cannot change total number of elements in tensor (%s to %s)",
 			  shape_of(s, x), ints_str(s, rank, shape));
-	const ir_type *t = shaped(s, velem(x), rank, shape);
+	const ir_type *t = shaped(s, sema_velem(x), rank, shape);
 	if (t == x->type)
 		return x;
 	if (x->type->kind != IR_TILE)
@@ -217,7 +214,8 @@ static ir_value *expand(sema *s, ir_value *x, int axis, srcloc loc)
 		sema_fail(s, loc, "tiles of rank %d are not supported", r + 1);
 	for (int i = 0, j = 0; i <= r; i++)
 		sh[i] = i == axis ? 1 : x->type->shape[j++];
-	ir_value *v = ir_build1(&s->b, IR_OP_EXPAND_DIMS, ir_type_tile(s->ctx, velem(x), r + 1, sh), x);
+	ir_value *v = ir_build1(&s->b, IR_OP_EXPAND_DIMS,
+				ir_type_tile(s->ctx, sema_velem(x), r + 1, sh), x);
 	ir_op_set_int(s->ctx, v->def, "axis", axis);
 	return v;
 }
@@ -247,9 +245,9 @@ static ir_value *bcast_shape(sema *s, ir_value *x, int rank, const int64_t *shap
 }
 
 /* The bf16 -> fp32 step Triton applies before max/min (no native bf16 max/compare). */
-static ir_value *promote_bf16(sema *s, ir_value *x, srcloc loc)
+ir_value *sema_promote_bf16(sema *s, ir_value *x, srcloc loc)
 {
-	if (velem(x)->kind == IR_BF16)
+	if (sema_velem(x)->kind == IR_BF16)
 		return sema_cast(s, x, sty(s, IR_F32), false, loc);
 	return x;
 }
@@ -325,20 +323,20 @@ static void reduce_n(sema *s, int n, ir_value **in, const sval *axis_v, srcloc a
 	int rank = vrank(in[0]), axis;
 	if (rank == 0)
 		sema_fail(s, loc, "cannot reduce %s: a tile is required", tname(s, in[0]->type));
-	if (absent(axis_v)) {
+	if (sv_absent(axis_v)) {
 		for (int i = 0; i < n; i++) {
 			int64_t numel = ir_type_numel(in[i]->type);
 			in[i] = reshape(s, in[i], 1, &numel, true, loc);
 		}
 		axis = 0;
 	} else {
-		axis = wrap_axis(s, cint(s, axis_v, axis_loc, "axis"), rank, axis_loc);
+		axis = wrap_axis(s, sema_cint(s, axis_v, axis_loc, "axis"), rank, axis_loc);
 	}
 	region_op(s, IR_OP_REDUCE, n, in, axis, false, fn, ctx, loc, res);
 	if (!keep)
 		return;
 	for (int i = 0; i < n; i++) {
-		if (!absent(axis_v))
+		if (!sv_absent(axis_v))
 			res[i] = expand(s, res[i], axis, loc);
 		else
 			for (int d = 0; d < rank; d++)
@@ -452,20 +450,16 @@ static int region_inputs(sema *s, const sval *v, srcloc loc, const char *fn, ir_
 }
 
 /* ---- the handlers -------------------------------------------------------------------------
- * Each gets the bound slots (sl) and their locations (sl_loc); id names the table entry, so
- * one handler can serve a family (exp, log, ...). */
+ * SEMA_HANDLER (sema_int.h) gives their signature; those of this file are static. */
 
-#define HANDLER(name) \
-	static sval name(sema *s, const sema_args *a, const sval *sl, const srcloc *sl_loc, int id)
-
-static const char *bname(int id) { return sema_builtins[id].name; }
+#define HANDLER(name) static SEMA_HANDLER(name)
 
 /* ---- creation ---- */
 
 HANDLER(bi_program_id)
 {
-	int64_t axis = cint(s, &sl[0], sl_loc[0], "axis");
-	bool num = !strcmp(bname(id), "num_programs");
+	int64_t axis = sema_cint(s, &sl[0], sl_loc[0], "axis");
+	bool num = !strcmp(sema_builtin_name(id), "num_programs");
 	if (axis < 0 || axis > 2)
 		sema_fail(s, sl_loc[0], "%s axis must be 0, 1, or 2 but got %lld",
 			  num ? "num_programs" : "program_id", (long long)axis);
@@ -476,8 +470,8 @@ HANDLER(bi_program_id)
 
 HANDLER(bi_arange)
 {
-	int64_t start = cint(s, &sl[0], sl_loc[0], "start");
-	int64_t end = cint(s, &sl[1], sl_loc[1], "end");
+	int64_t start = sema_cint(s, &sl[0], sl_loc[0], "start");
+	int64_t end = sema_cint(s, &sl[1], sl_loc[1], "end");
 	if (start < INT32_MIN || start > INT32_MAX || end < INT32_MIN || end > (int64_t)INT32_MAX + 1)
 		sema_fail(s, a->loc, "tl.arange must fit in int32, got %lld..%lld", (long long)start,
 			  (long long)end);
@@ -505,7 +499,7 @@ static sval full(sema *s, const sval *shape_v, srcloc shape_loc, const sval *val
 			sema_fail(s, vloc, "cannot fill a tile of %s with a number", tname(s, dt));
 		return sv_ir(sema_const(s, shaped(s, dt, rank, sh), value));
 	}
-	ir_value *x = need_ir(s, value, vloc, "tl.full");
+	ir_value *x = sema_need_ir(s, value, vloc, "tl.full");
 	if (x->type->kind == IR_TILE)
 		sema_fail(s, vloc, "tl.full's value must be a scalar, got %s", tname(s, x->type));
 	x = sema_cast(s, x, dt, false, vloc);
@@ -525,8 +519,8 @@ HANDLER(bi_zeros)
 
 HANDLER(bi_zeros_like)
 {
-	ir_value *x = need_ir(s, &sl[0], sl_loc[0], "tl.zeros_like");
-	const ir_type *e = velem(x);
+	ir_value *x = sema_need_ir(s, &sl[0], sl_loc[0], "tl.zeros_like");
+	const ir_type *e = sema_velem(x);
 	if (e->kind == IR_PTR)
 		sema_fail(s, sl_loc[0], "tl.zeros_like needs a numeric tensor, got %s", tname(s, x->type));
 	sval zero = sv_int(0);
@@ -554,7 +548,7 @@ static const char *one_of(sema *s, const sval *v, srcloc loc, const char *what,
 /* boundary_check: an int or a tuple of dims of the block, sorted, no duplicates. */
 static int boundary_check(sema *s, const sval *v, srcloc loc, int rank, int64_t *out)
 {
-	if (absent(v) || (v->kind == SV_TUPLE && v->tup.n == 0))
+	if (sv_absent(v) || (v->kind == SV_TUPLE && v->tup.n == 0))
 		return 0;
 	int n = int_list(s, v, loc, "boundary_check", out);
 	for (int i = 0; i < n; i++) {
@@ -576,15 +570,15 @@ static int boundary_check(sema *s, const sval *v, srcloc loc, int rank, int64_t 
 
 static ir_value *pointer_arg(sema *s, const sval *v, srcloc loc, const char *fn)
 {
-	if (v->kind != SV_IR || velem(v->ir)->kind != IR_PTR)
+	if (v->kind != SV_IR || sema_velem(v->ir)->kind != IR_PTR)
 		sema_fail(s, loc, "Unsupported ptr type %s in `%s`", sv_describe(s, v), fn);
 	return v->ir;
 }
 
 static ir_value *mask_arg(sema *s, const sval *v, srcloc loc)
 {
-	ir_value *m = tensor(s, v, loc);
-	if (velem(m)->kind != IR_I1)
+	ir_value *m = sema_to_tensor(s, v, loc);
+	if (sema_velem(m)->kind != IR_I1)
 		sema_fail(s, loc, "Mask must have boolean scalar type, got %s", tname(s, m->type));
 	return m;
 }
@@ -606,7 +600,7 @@ HANDLER(bi_load)
 				   "Cache modifier %s not supported");
 	const char *evict = one_of(s, &sl[6], sl_loc[6], "eviction_policy", evictions,
 				   "Eviction policy %s not supported");
-	bool vol = cbool(s, &sl[7], sl_loc[7], "volatile", false);
+	bool vol = sema_cbool(s, &sl[7], sl_loc[7], "volatile", false);
 	const char *pad = cstr(s, &sl[4], sl_loc[4], "padding_option");
 	if (*pad && strcmp(pad, "zero") && strcmp(pad, "nan"))
 		sema_fail(s, sl_loc[4], "Padding option %s not supported", pad);
@@ -617,25 +611,25 @@ HANDLER(bi_load)
 	int nbc = 0;
 	if (is_block_ptr(p->type)) {
 		const ir_type *blk = p->type->elem;
-		if (!absent(&sl[1]) || !absent(&sl[2]))
-			sema_fail(s, absent(&sl[1]) ? sl_loc[2] : sl_loc[1],
+		if (!sv_absent(&sl[1]) || !sv_absent(&sl[2]))
+			sema_fail(s, sv_absent(&sl[1]) ? sl_loc[2] : sl_loc[1],
 				  "`mask` and `other` arguments cannot be specified for loading block pointers");
 		if (ir_type_is_int(blk->elem) && !strcmp(pad, "nan"))
 			sema_fail(s, sl_loc[4], "Padding option `nan` is not supported for integer block pointers");
 		nbc = boundary_check(s, &sl[3], sl_loc[3], blk->rank, bc);
 		rt = blk;
 	} else {
-		bool has_bc = !absent(&sl[3]) && !(sl[3].kind == SV_TUPLE && sl[3].tup.n == 0);
+		bool has_bc = !sv_absent(&sl[3]) && !(sl[3].kind == SV_TUPLE && sl[3].tup.n == 0);
 		if (*pad || has_bc)
 			sema_fail(s, *pad ? sl_loc[4] : sl_loc[3],
 				  "`padding_option` or `boundary_check` argument is not supported for loading "
 				  "a tensor of pointers or loading a scalar, because the compiler does not know "
 				  "the boundary; please use block pointers (defined by `make_block_ptr`) instead");
-		if (absent(&sl[1]) && !absent(&sl[2]))
+		if (sv_absent(&sl[1]) && !sv_absent(&sl[2]))
 			sema_fail(s, sl_loc[2], "`other` cannot be provided without `mask`");
-		const ir_type *elem = velem(p)->elem;
+		const ir_type *elem = sema_velem(p)->elem;
 		rt = ir_type_with_elem(s->ctx, p->type, elem);
-		if (!absent(&sl[1])) {
+		if (!sv_absent(&sl[1])) {
 			ir_value *m = mask_arg(s, &sl[1], sl_loc[1]);
 			if (p->type->kind != IR_TILE && m->type->kind == IR_TILE)
 				sema_fail(s, sl_loc[1],
@@ -643,7 +637,7 @@ HANDLER(bi_load)
 			if (p->type->kind == IR_TILE)
 				m = sema_broadcast_to(s, m, p->type->rank, p->type->shape, sl_loc[1]);
 			ops[nops++] = m;
-			if (!absent(&sl[2])) {
+			if (!sv_absent(&sl[2])) {
 				ir_value *o = tensor_as(s, &sl[2], elem, sl_loc[2]);
 				if (p->type->kind != IR_TILE && o->type->kind == IR_TILE)
 					sema_fail(s, sl_loc[2],
@@ -679,29 +673,29 @@ HANDLER(bi_store)
 	ir_value *ops[3] = {p};
 	if (is_block_ptr(p->type)) {
 		const ir_type *blk = p->type->elem;
-		if (!absent(&sl[2]))
+		if (!sv_absent(&sl[2]))
 			sema_fail(s, sl_loc[2], "`mask` argument cannot be specified for storing to block pointers");
 		ir_value *v = sv_is_number(&sl[1]) ? sema_to_ir(s, &sl[1], blk->elem, sl_loc[1])
-						    : need_ir(s, &sl[1], sl_loc[1], "tl.store");
+						    : sema_need_ir(s, &sl[1], sl_loc[1], "tl.store");
 		if (v->type->kind != IR_TILE)
 			v = splat(s, v, blk->rank, blk->shape);
-		if (v->type != ir_type_with_elem(s->ctx, blk, velem(v)))
+		if (v->type != ir_type_with_elem(s->ctx, blk, sema_velem(v)))
 			sema_fail(s, sl_loc[1], "Block shape(%s) and value shape(%s) mismatch",
 				  sema_shape_str(s, blk), shape_of(s, v));
-		if (velem(v) != blk->elem)
+		if (sema_velem(v) != blk->elem)
 			sema_fail(s, sl_loc[1], "Block element type(%s) and value element type(%s) mismatch",
-				  tname(s, blk->elem), tname(s, velem(v)));
+				  tname(s, blk->elem), tname(s, sema_velem(v)));
 		nbc = boundary_check(s, &sl[3], sl_loc[3], blk->rank, bc);
 		ops[1] = v;
 	} else {
-		if (!absent(&sl[3]) && !(sl[3].kind == SV_TUPLE && sl[3].tup.n == 0))
+		if (!sv_absent(&sl[3]) && !(sl[3].kind == SV_TUPLE && sl[3].tup.n == 0))
 			sema_fail(s, sl_loc[3],
 				  "`boundary_check` argument is not supported for storing a tensor of pointers "
 				  "or storing a scalar, because the compiler does not know the boundary; please "
 				  "use block pointers (defined by `make_block_ptr`) instead");
-		const ir_type *elem = velem(p)->elem;
+		const ir_type *elem = sema_velem(p)->elem;
 		ir_value *v = tensor_as(s, &sl[1], elem, sl_loc[1]);
-		ir_value *m = absent(&sl[2]) ? NULL : mask_arg(s, &sl[2], sl_loc[2]);
+		ir_value *m = sv_absent(&sl[2]) ? NULL : mask_arg(s, &sl[2], sl_loc[2]);
 		if (p->type->kind != IR_TILE) {
 			if (v->type->kind == IR_TILE)
 				sema_fail(s, sl_loc[1],
@@ -742,7 +736,7 @@ static void atomic_attrs(sema *s, ir_op *op, const sval *sem, srcloc sem_loc, co
 
 static ir_value *atomic_ptr(sema *s, const sval *v, srcloc loc, const char *fn)
 {
-	if (v->kind != SV_IR || velem(v->ir)->kind != IR_PTR || is_block_ptr(velem(v->ir)))
+	if (v->kind != SV_IR || sema_velem(v->ir)->kind != IR_PTR || is_block_ptr(sema_velem(v->ir)))
 		sema_fail(s, loc, "Pointer argument of %s must be a pointer or a tile of pointers, got %s",
 			  fn, sv_describe(s, v));
 	return v->ir;
@@ -751,10 +745,10 @@ static ir_value *atomic_ptr(sema *s, const sval *v, srcloc loc, const char *fn)
 /* atomic_{add,max,min,and,or,xor,xchg}(pointer, val, mask, sem, scope) */
 HANDLER(bi_atomic_rmw)
 {
-	const char *opn = bname(id) + strlen("atomic_");
-	const char *fn = arena_printf(s->a, "tl.%s", bname(id));
+	const char *opn = sema_builtin_name(id) + strlen("atomic_");
+	const char *fn = arena_printf(s->a, "tl.%s", sema_builtin_name(id));
 	ir_value *p = atomic_ptr(s, &sl[0], sl_loc[0], fn);
-	const ir_type *e = velem(p)->elem;
+	const ir_type *e = sema_velem(p)->elem;
 	if ((e->kind == IR_F16 || e->kind == IR_BF16) && strcmp(opn, "add"))
 		sema_fail(s, sl_loc[0], "atomic_%s does not support %s", opn, tname(s, e));
 	if (e->kind == IR_I16 || e->kind == IR_U16 || ir_type_bits(e) < 16)
@@ -771,7 +765,7 @@ HANDLER(bi_atomic_rmw)
 		sema_fail(s, sl_loc[0], "atomic_%s needs an integer pointee, got %s", opn, tname(s, e));
 	}
 	ir_value *v = tensor_as(s, &sl[1], e, sl_loc[1]);
-	ir_value *m = absent(&sl[2]) ? NULL : mask_arg(s, &sl[2], sl_loc[2]);
+	ir_value *m = sv_absent(&sl[2]) ? NULL : mask_arg(s, &sl[2], sl_loc[2]);
 	if (p->type->kind == IR_TILE) {
 		v = bcast_shape(s, v, p->type->rank, p->type->shape, sl_loc[1]);
 		if (m)
@@ -794,7 +788,7 @@ HANDLER(bi_atomic_rmw)
 HANDLER(bi_atomic_cas)
 {
 	ir_value *p = atomic_ptr(s, &sl[0], sl_loc[0], "tl.atomic_cas");
-	const ir_type *e = velem(p)->elem;
+	const ir_type *e = sema_velem(p)->elem;
 	int bits = ir_type_bits(e);
 	if (bits != 16 && bits != 32 && bits != 64)
 		sema_fail(s, sl_loc[0], "atomic_cas only supports elements with width {16, 32, 64}, got %s",
@@ -833,7 +827,7 @@ static int index_values(sema *s, const sval *v, srcloc loc, const char *what, bo
 	for (int i = 0; i < n; i++) {
 		const sval *x = &items[i];
 		if (x->kind == SV_INT || x->kind == SV_BOOL) {
-			int64_t c = cint(s, x, loc, what);
+			int64_t c = sema_cint(s, x, loc, what);
 			if (!i64 && (c < INT32_MIN || c > INT32_MAX))
 				sema_fail(s, loc, "Block pointers only support 32 bit `offsets/block_shape`, got "
 					  "a value %lld which is out of the range", (long long)c);
@@ -923,7 +917,7 @@ HANDLER(bi_dot)
 	if (!((r == 2 && vrank(y) == 2) || (r == 3 && vrank(y) == 3)))
 		sema_fail(s, a->loc, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)",
 			  shape_of(s, x), shape_of(s, y));
-	const ir_type *ex = velem(x), *ey = velem(y);
+	const ir_type *ex = sema_velem(x), *ey = sema_velem(y);
 	static const ir_type_kind ok[] = {IR_I8, IR_U8, IR_F16, IR_BF16, IR_F32, IR_F64};
 	for (int k = 0; k < 2; k++) {
 		const ir_type *e = k ? ey : ex;
@@ -946,7 +940,8 @@ HANDLER(bi_dot)
 	if (M < 16 || N < 16 || K < minK)
 		sema_fail(s, a->loc, "Input shapes should have M >= 16, N >= 16 and K >= %lld, got %s and %s",
 			  (long long)minK, shape_of(s, x), shape_of(s, y));
-	const ir_type *out = absent(&sl[6]) ? sty(s, IR_F32) : cdtype(s, &sl[6], sl_loc[6], "out_dtype");
+	const ir_type *out =
+	    sv_absent(&sl[6]) ? sty(s, IR_F32) : cdtype(s, &sl[6], sl_loc[6], "out_dtype");
 	const ir_type *re;
 	if (ir_type_is_int(ex)) {
 		if (ex->kind != IR_I8)
@@ -971,22 +966,22 @@ HANDLER(bi_dot)
 	rs[r - 1] = N;
 	const ir_type *rt = ir_type_tile(s->ctx, re, r, rs);
 	ir_value *acc;
-	if (absent(&sl[2])) {
+	if (sv_absent(&sl[2])) {
 		sval zero = sv_int(0);
 		sema_at(s, a->loc);
 		acc = sema_const(s, rt, &zero);
 	} else {
-		acc = need_ir(s, &sl[2], sl_loc[2], "tl.dot's acc");
-		if (velem(acc) != re)
+		acc = sema_need_ir(s, &sl[2], sl_loc[2], "tl.dot's acc");
+		if (sema_velem(acc) != re)
 			sema_fail(s, sl_loc[2], "tl.dot's acc must have element type %s, got %s", tname(s, re),
-				  tname(s, velem(acc)));
+				  tname(s, sema_velem(acc)));
 		acc = sema_broadcast_to(s, acc, r, rs, sl_loc[2]);
 	}
 	/* precision: tf32 by default for fp32 inputs, unless allow_tf32=False */
 	const char *prec;
-	if (!absent(&sl[3]) && !absent(&sl[4]))
+	if (!sv_absent(&sl[3]) && !sv_absent(&sl[4]))
 		sema_fail(s, sl_loc[4], "Only one of input_precision and allow_tf32 can be specified");
-	if (!absent(&sl[3])) {
+	if (!sv_absent(&sl[3])) {
 		const char *p = cstr(s, &sl[3], sl_loc[3], "input_precision");
 		char low[16] = {0};
 		for (int i = 0; p[i] && i < 15; i++)
@@ -996,15 +991,15 @@ HANDLER(bi_dot)
 				  p);
 		prec = arena_strdup(s->a, low);
 	} else if (ex->kind == IR_F32) {
-		prec = cbool(s, &sl[4], sl_loc[4], "allow_tf32", true) ? "tf32" : "ieee";
+		prec = sema_cbool(s, &sl[4], sl_loc[4], "allow_tf32", true) ? "tf32" : "ieee";
 	} else {
 		prec = "ieee";
 	}
 	sema_at(s, a->loc);
 	ir_value *d = ir_build3(&s->b, IR_OP_DOT, rt, x, y, acc);
 	ir_op_set_str(s->ctx, d->def, "input_precision", prec);
-	if (!absent(&sl[5])) {
-		int64_t m = cint(s, &sl[5], sl_loc[5], "max_num_imprecise_acc");
+	if (!sv_absent(&sl[5])) {
+		int64_t m = sema_cint(s, &sl[5], sl_loc[5], "max_num_imprecise_acc");
 		if (is_fp8(ex) && m > K)
 			sema_fail(s, sl_loc[5], "max_num_imprecise_acc (%lld) must be <= K (%lld)", (long long)m,
 				  (long long)K);
@@ -1019,9 +1014,9 @@ HANDLER(bi_dot)
  * as unsigned in Triton); an explicit dtype wins. */
 static ir_value *sum_dtype(sema *s, ir_value *x, const sval *dt, srcloc dt_loc)
 {
-	if (!absent(dt))
+	if (!sv_absent(dt))
 		return sema_cast(s, x, cdtype(s, dt, dt_loc, "dtype"), false, dt_loc);
-	const ir_type *e = velem(x);
+	const ir_type *e = sema_velem(x);
 	if (ir_type_is_int(e) && ir_type_bits(e) < 32)
 		return sema_cast(s, x, sty(s, ir_type_is_signed(e) ? IR_I32 : IR_U32), false, dt_loc);
 	return x;
@@ -1030,7 +1025,7 @@ static ir_value *sum_dtype(sema *s, ir_value *x, const sval *dt, srcloc dt_loc)
 static ir_value *numeric_tile(sema *s, const sval *v, srcloc loc, const char *fn)
 {
 	ir_value *x = need_tile(s, v, loc, fn);
-	if (velem(x)->kind == IR_PTR)
+	if (sema_velem(x)->kind == IR_PTR)
 		sema_fail(s, loc, "%s expects numbers, got %s", fn, tname(s, x->type));
 	return x;
 }
@@ -1038,14 +1033,14 @@ static ir_value *numeric_tile(sema *s, const sval *v, srcloc loc, const char *fn
 /* sum(input, axis, keep_dims, dtype); xor_sum(input, axis, keep_dims) */
 HANDLER(bi_sum)
 {
-	bool xor = !strcmp(bname(id), "xor_sum");
+	bool xor = !strcmp(sema_builtin_name(id), "xor_sum");
 	ir_value *x = numeric_tile(s, &sl[0], sl_loc[0], xor ? "tl.xor_sum" : "tl.sum");
-	if (xor && !ir_type_is_int(velem(x)))
-		sema_fail(s, sl_loc[0], "xor_sum only supported for integers, got %s", tname(s, velem(x)));
+	if (xor && !ir_type_is_int(sema_velem(x)))
+		sema_fail(s, sl_loc[0], "xor_sum only supported for integers, got %s", tname(s, sema_velem(x)));
 	if (!xor)
 		x = sum_dtype(s, x, &sl[3], sl_loc[3]);
 	ir_value *r;
-	reduce_n(s, 1, &x, &sl[1], sl_loc[1], cbool(s, &sl[2], sl_loc[2], "keep_dims", false),
+	reduce_n(s, 1, &x, &sl[1], sl_loc[1], sema_cbool(s, &sl[2], sl_loc[2], "keep_dims", false),
 		 xor ? cb_xor : cb_add, NULL, a->loc, &r);
 	return sv_ir(r);
 }
@@ -1054,11 +1049,11 @@ HANDLER(bi_sum)
 static sval arg_reduce(sema *s, ir_value *x, const sval *axis_v, srcloc aloc, bool is_max,
 		       bool tie_left, bool keep, srcloc loc, bool pair)
 {
-	if (absent(axis_v))
+	if (sv_absent(axis_v))
 		sema_fail(s, aloc, "%s requires an axis",
 			  pair ? "return_indices" : is_max ? "tl.argmax" : "tl.argmin");
 	int rank = vrank(x);
-	int axis = wrap_axis(s, cint(s, axis_v, aloc, "axis"), rank, aloc);
+	int axis = wrap_axis(s, sema_cint(s, axis_v, aloc, "axis"), rank, aloc);
 	sema_at(s, loc);
 	ir_value *idx = make_range(s, 0, x->type->shape[axis]);
 	if (rank > 1) {
@@ -1080,15 +1075,15 @@ static sval arg_reduce(sema *s, ir_value *x, const sval *axis_v, srcloc aloc, bo
 /* max/min(input, axis, return_indices, return_indices_tie_break_left, keep_dims) */
 HANDLER(bi_max)
 {
-	bool is_max = !strcmp(bname(id), "max");
+	bool is_max = !strcmp(sema_builtin_name(id), "max");
 	ir_value *x = numeric_tile(s, &sl[0], sl_loc[0], is_max ? "tl.max" : "tl.min");
-	x = promote_bf16(s, x, sl_loc[0]);
-	bool keep = cbool(s, &sl[4], sl_loc[4], "keep_dims", false);
-	if (cbool(s, &sl[2], sl_loc[2], "return_indices", false))
+	x = sema_promote_bf16(s, x, sl_loc[0]);
+	bool keep = sema_cbool(s, &sl[4], sl_loc[4], "keep_dims", false);
+	if (sema_cbool(s, &sl[2], sl_loc[2], "return_indices", false))
 		return arg_reduce(s, x, &sl[1], sl_loc[1], is_max,
-				  cbool(s, &sl[3], sl_loc[3], "return_indices_tie_break_left", true), keep,
+				  sema_cbool(s, &sl[3], sl_loc[3], "return_indices_tie_break_left", true), keep,
 				  a->loc, true);
-	const ir_type *e = velem(x);
+	const ir_type *e = sema_velem(x);
 	if (ir_type_bits(e) < 32)
 		x = sema_cast(s, x, sty(s, ir_type_is_float(e) ? IR_F32 : IR_I32), false, sl_loc[0]);
 	ir_value *r;
@@ -1099,12 +1094,12 @@ HANDLER(bi_max)
 /* argmax/argmin(input, axis, tie_break_left, keep_dims) */
 HANDLER(bi_argmax)
 {
-	bool is_max = !strcmp(bname(id), "argmax");
+	bool is_max = !strcmp(sema_builtin_name(id), "argmax");
 	ir_value *x = numeric_tile(s, &sl[0], sl_loc[0], is_max ? "tl.argmax" : "tl.argmin");
-	x = promote_bf16(s, x, sl_loc[0]);
+	x = sema_promote_bf16(s, x, sl_loc[0]);
 	return arg_reduce(s, x, &sl[1], sl_loc[1], is_max,
-			  cbool(s, &sl[2], sl_loc[2], "tie_break_left", true),
-			  cbool(s, &sl[3], sl_loc[3], "keep_dims", false), a->loc, false);
+			  sema_cbool(s, &sl[2], sl_loc[2], "tie_break_left", true),
+			  sema_cbool(s, &sl[3], sl_loc[3], "keep_dims", false), a->loc, false);
 }
 
 /* reduce(input, axis, combine_fn, keep_dims) */
@@ -1113,8 +1108,8 @@ HANDLER(bi_reduce)
 	ir_value *in[MAXN], *res[MAXN];
 	int n = region_inputs(s, &sl[0], sl_loc[0], "tl.reduce", in);
 	const sval *fn = combine_fn(s, &sl[2], sl_loc[2]);
-	reduce_n(s, n, in, &sl[1], sl_loc[1], cbool(s, &sl[3], sl_loc[3], "keep_dims", false), cb_call,
-		 fn, a->loc, res);
+	reduce_n(s, n, in, &sl[1], sl_loc[1], sema_cbool(s, &sl[3], sl_loc[3], "keep_dims", false),
+		 cb_call, fn, a->loc, res);
 	if (sl[0].kind != SV_TUPLE)
 		return sv_ir(res[0]);
 	sval items[MAXN];
@@ -1126,9 +1121,9 @@ HANDLER(bi_reduce)
 static sval scan(sema *s, int n, ir_value **in, const sval *axis_v, srcloc aloc, bool reverse,
 		 combiner fn, const void *ctx, srcloc loc, bool tuple)
 {
-	if (absent(axis_v))
+	if (sv_absent(axis_v))
 		sema_fail(s, aloc, "a scan requires an axis");
-	int axis = wrap_axis(s, cint(s, axis_v, aloc, "axis"), vrank(in[0]), aloc);
+	int axis = wrap_axis(s, sema_cint(s, axis_v, aloc, "axis"), vrank(in[0]), aloc);
 	ir_value *res[MAXN];
 	region_op(s, IR_OP_SCAN, n, in, axis, reverse, fn, ctx, loc, res);
 	if (!tuple)
@@ -1145,23 +1140,23 @@ HANDLER(bi_associative_scan)
 	ir_value *in[MAXN];
 	int n = region_inputs(s, &sl[0], sl_loc[0], "tl.associative_scan", in);
 	const sval *fn = combine_fn(s, &sl[2], sl_loc[2]);
-	return scan(s, n, in, &sl[1], sl_loc[1], cbool(s, &sl[3], sl_loc[3], "reverse", false), cb_call,
-		    fn, a->loc, sl[0].kind == SV_TUPLE);
+	return scan(s, n, in, &sl[1], sl_loc[1], sema_cbool(s, &sl[3], sl_loc[3], "reverse", false),
+		    cb_call, fn, a->loc, sl[0].kind == SV_TUPLE);
 }
 
 /* cumsum/cumprod(input, axis=0, reverse=False, dtype=None) */
 HANDLER(bi_cumsum)
 {
-	bool sum = !strcmp(bname(id), "cumsum");
+	bool sum = !strcmp(sema_builtin_name(id), "cumsum");
 	ir_value *x = numeric_tile(s, &sl[0], sl_loc[0], sum ? "tl.cumsum" : "tl.cumprod");
-	x = promote_bf16(s, x, sl_loc[0]);
+	x = sema_promote_bf16(s, x, sl_loc[0]);
 	if (sum)
 		x = sum_dtype(s, x, &sl[3], sl_loc[3]);
-	else if (!absent(&sl[3]))
+	else if (!sv_absent(&sl[3]))
 		x = sema_cast(s, x, cdtype(s, &sl[3], sl_loc[3], "dtype"), false, sl_loc[3]);
 	sval zero = sv_int(0);
-	return scan(s, 1, &x, absent(&sl[1]) ? &zero : &sl[1], sl_loc[1],
-		    cbool(s, &sl[2], sl_loc[2], "reverse", false), sum ? cb_add : cb_mul, NULL, a->loc,
+	return scan(s, 1, &x, sv_absent(&sl[1]) ? &zero : &sl[1], sl_loc[1],
+		    sema_cbool(s, &sl[2], sl_loc[2], "reverse", false), sum ? cb_add : cb_mul, NULL, a->loc,
 		    false);
 }
 
@@ -1170,16 +1165,16 @@ HANDLER(bi_cumsum)
 /* reshape(input, *shape, can_reorder); view(input, *shape) */
 HANDLER(bi_reshape)
 {
-	bool view = !strcmp(bname(id), "view");
-	ir_value *x = need_ir(s, &sl[0], sl_loc[0], view ? "tl.view" : "tl.reshape");
-	if (absent(&sl[1]))
+	bool view = !strcmp(sema_builtin_name(id), "view");
+	ir_value *x = sema_need_ir(s, &sl[0], sl_loc[0], view ? "tl.view" : "tl.reshape");
+	if (sv_absent(&sl[1]))
 		sema_fail(s, a->loc, "'%s' missing required argument 'shape'", view ? "tl.view" : "tl.reshape");
 	sval shv = unwrap1(&sl[1]);
 	int64_t sh[MAXR];
 	int rank = shape_arg(s, &shv, sl_loc[1], sh);
 	if (view)
 		diag_warning(s->d, a->loc, "view is deprecated, please use reshape with can_reorder being true");
-	bool reorder = view || cbool(s, &sl[2], sl_loc[2], "can_reorder", false);
+	bool reorder = view || sema_cbool(s, &sl[2], sl_loc[2], "can_reorder", false);
 	return sv_ir(reshape(s, x, rank, sh, reorder, a->loc));
 }
 
@@ -1209,7 +1204,7 @@ static ir_value *permute(sema *s, ir_value *x, int n, const int64_t *dims, srclo
 	}
 	if (ident)
 		return x;
-	ir_value *v = ir_build1(&s->b, IR_OP_TRANS, ir_type_tile(s->ctx, velem(x), r, sh), x);
+	ir_value *v = ir_build1(&s->b, IR_OP_TRANS, ir_type_tile(s->ctx, sema_velem(x), r, sh), x);
 	ir_op_set_ints(s->ctx, v->def, "order", dims, n);
 	return v;
 }
@@ -1217,24 +1212,24 @@ static ir_value *permute(sema *s, ir_value *x, int n, const int64_t *dims, srclo
 /* trans(input, *dims) (default (1, 0)); permute(input, *dims) */
 HANDLER(bi_trans)
 {
-	bool tr = !strcmp(bname(id), "trans");
+	bool tr = !strcmp(sema_builtin_name(id), "trans");
 	ir_value *x = need_tile(s, &sl[0], sl_loc[0], tr ? "tl.trans" : "tl.permute");
 	int64_t dims[MAXR] = {1, 0};
 	int n = 2;
-	if (!absent(&sl[1])) {
+	if (!sv_absent(&sl[1])) {
 		sval d = unwrap1(&sl[1]);
 		n = int_list(s, &d, sl_loc[1], "dims", dims);
 	} else if (!tr) {
 		n = 0;
 	}
-	return sv_ir(permute(s, x, n, dims, absent(&sl[1]) ? a->loc : sl_loc[1]));
+	return sv_ir(permute(s, x, n, dims, sv_absent(&sl[1]) ? a->loc : sl_loc[1]));
 }
 
 /* broadcast_to(input, *shape) */
 HANDLER(bi_broadcast_to)
 {
-	ir_value *x = tensor(s, &sl[0], sl_loc[0]);
-	if (absent(&sl[1]))
+	ir_value *x = sema_to_tensor(s, &sl[0], sl_loc[0]);
+	if (sv_absent(&sl[1]))
 		sema_fail(s, a->loc, "'tl.broadcast_to' missing required argument 'shape'");
 	sval shv = unwrap1(&sl[1]);
 	int64_t sh[MAXR];
@@ -1245,7 +1240,7 @@ HANDLER(bi_broadcast_to)
 /* broadcast(input, other) */
 HANDLER(bi_broadcast)
 {
-	ir_value *x = tensor(s, &sl[0], sl_loc[0]), *y = tensor(s, &sl[1], sl_loc[1]);
+	ir_value *x = sema_to_tensor(s, &sl[0], sl_loc[0]), *y = sema_to_tensor(s, &sl[1], sl_loc[1]);
 	sema_broadcast_pair(s, &x, &y, a->loc, "tl.broadcast");
 	sval items[2] = {sv_ir(x), sv_ir(y)};
 	return sv_tuple(s, 2, items);
@@ -1254,7 +1249,7 @@ HANDLER(bi_broadcast)
 /* expand_dims(input, axis): axis an int or a tuple, relative to the result's rank */
 HANDLER(bi_expand_dims)
 {
-	ir_value *x = tensor(s, &sl[0], sl_loc[0]);
+	ir_value *x = sema_to_tensor(s, &sl[0], sl_loc[0]);
 	int64_t ax[MAXR];
 	int n = int_list(s, &sl[1], sl_loc[1], "axis", ax);
 	int nd = vrank(x) + n;
@@ -1295,9 +1290,9 @@ HANDLER(bi_split)
 
 static ir_value *join(sema *s, ir_value *x, ir_value *y, srcloc loc)
 {
-	if (velem(x) != velem(y))
-		sema_fail(s, loc, "tl.join needs operands of one type, got %s and %s", tname(s, velem(x)),
-			  tname(s, velem(y)));
+	if (sema_velem(x) != sema_velem(y))
+		sema_fail(s, loc, "tl.join needs operands of one type, got %s and %s", tname(s, sema_velem(x)),
+			  tname(s, sema_velem(y)));
 	sema_broadcast_pair(s, &x, &y, loc, "tl.join");
 	int r = vrank(x);
 	int64_t sh[MAXR];
@@ -1307,19 +1302,21 @@ static ir_value *join(sema *s, ir_value *x, ir_value *y, srcloc loc)
 		sh[i] = x->type->shape[i];
 	sh[r] = 2;
 	sema_at(s, loc);
-	return ir_build2(&s->b, IR_OP_JOIN, ir_type_tile(s->ctx, velem(x), r + 1, sh), x, y);
+	return ir_build2(&s->b, IR_OP_JOIN, ir_type_tile(s->ctx, sema_velem(x), r + 1, sh), x, y);
 }
 
 /* join(a, b) */
 HANDLER(bi_join)
 {
-	return sv_ir(join(s, tensor(s, &sl[0], sl_loc[0]), tensor(s, &sl[1], sl_loc[1]), a->loc));
+	return sv_ir(join(s, sema_to_tensor(s, &sl[0], sl_loc[0]), sema_to_tensor(s, &sl[1], sl_loc[1]),
+			  a->loc));
 }
 
 /* interleave(a, b): join, then merge the new dimension into the last one */
 HANDLER(bi_interleave)
 {
-	ir_value *c = join(s, tensor(s, &sl[0], sl_loc[0]), tensor(s, &sl[1], sl_loc[1]), a->loc);
+	ir_value *c = join(s, sema_to_tensor(s, &sl[0], sl_loc[0]), sema_to_tensor(s, &sl[1], sl_loc[1]),
+			   a->loc);
 	int r = vrank(c);
 	if (r == 1)
 		return sv_ir(c);
@@ -1330,268 +1327,19 @@ HANDLER(bi_interleave)
 	return sv_ir(reshape(s, c, r - 1, sh, false, a->loc));
 }
 
-/* ---- element-wise math ---- */
-
-/* The one-argument math functions. Triton (math.py) accepts only these dtypes. */
-static const struct {
-	const char *name;
-	ir_opcode op;
-	bool f32_only; /* sqrt_rn, div_rn */
-	bool precise;  /* correctly rounded rather than a fast approximation */
-} math1[] = {
-	/* name      op             f32_only  precise */
-	{"exp",      IR_OP_EXP,     false,    false},
-	{"exp2",     IR_OP_EXP2,    false,    false},
-	{"log",      IR_OP_LOG,     false,    false},
-	{"log2",     IR_OP_LOG2,    false,    false},
-	{"sqrt",     IR_OP_SQRT,    false,    false},
-	{"sqrt_rn",  IR_OP_SQRT,    true,     true},
-	{"rsqrt",    IR_OP_RSQRT,   false,    false},
-	{"sin",      IR_OP_SIN,     false,    false},
-	{"cos",      IR_OP_COS,     false,    false},
-	{"erf",      IR_OP_ERF,     false,    false},
-	{"floor",    IR_OP_FLOOR,   false,    false},
-	{"ceil",     IR_OP_CEIL,    false,    false},
-};
-
-static void check_float_dtype(sema *s, ir_value *x, bool f32_only, srcloc loc)
-{
-	ir_type_kind k = velem(x)->kind;
-	if (k != IR_F32 && (f32_only || k != IR_F64))
-		sema_fail(s, loc, "Expected dtype %s but got %s", f32_only ? "['fp32']" : "['fp32', 'fp64']",
-			  tname(s, velem(x)));
-}
-
-/* Numbers enter the math functions as fp32 tensors. */
-static ir_value *math_arg(sema *s, const sval *v, srcloc loc, int id)
-{
-	if (sv_is_number(v))
-		return sema_to_ir(s, v, sty(s, IR_F32), loc);
-	return need_ir(s, v, loc, arena_printf(s->a, "tl.%s", bname(id)));
-}
-
-HANDLER(bi_math1)
-{
-	size_t i = 0;
-	while (i < sizeof math1 / sizeof math1[0] && strcmp(math1[i].name, bname(id)))
-		i++;
-	if (i == sizeof math1 / sizeof math1[0])
-		sema_fail(s, a->loc, "internal error: no math function '%s'", bname(id));
-	ir_value *x = math_arg(s, &sl[0], sl_loc[0], id);
-	check_float_dtype(s, x, math1[i].f32_only, sl_loc[0]);
-	sema_at(s, a->loc);
-	ir_value *r = ir_build1(&s->b, math1[i].op, x->type, x);
-	if (math1[i].precise)
-		ir_op_set_bool(s->ctx, r->def, "precise", true);
-	return sv_ir(r);
-}
-
-static ir_value *abs_value(sema *s, ir_value *x, srcloc loc)
-{
-	const ir_type *e = velem(x);
-	sema_at(s, loc);
-	if (ir_type_is_float(e))
-		return ir_build1(&s->b, IR_OP_ABSF, x->type, x);
-	if (ir_type_is_signed(e))
-		return ir_build1(&s->b, IR_OP_ABSI, x->type, x);
-	if (ir_type_is_int(e))
-		return x;
-	sema_fail(s, loc, "abs expects numbers, got %s", tname(s, x->type));
-}
-
-HANDLER(bi_abs)
-{
-	return sv_ir(abs_value(s, tensor(s, &sl[0], sl_loc[0]), a->loc));
-}
-
-/* sigmoid(x) = 1 / (1 + exp(-x)), with exp's dtype rule */
-HANDLER(bi_sigmoid)
-{
-	ir_value *x = math_arg(s, &sl[0], sl_loc[0], id);
-	check_float_dtype(s, x, false, sl_loc[0]);
-	sval neg = sema_unary(s, AST_UNEG, sv_ir(x), a->loc);
-	sema_at(s, a->loc);
-	ir_value *e = ir_build1(&s->b, IR_OP_EXP, x->type, neg.ir);
-	sval den = sema_binary(s, AST_ADD, sv_int(1), sv_ir(e), a->loc);
-	return sema_binary(s, AST_DIV, sv_int(1), den, a->loc);
-}
-
-/* The elementwise two-operand functions promote like arithmetic on tensors: Triton converts
- * numbers with to_tensor first, so here they are not weakly typed. */
-static void strong_operands(sema *s, const sval *x, srcloc xl, const sval *y, srcloc yl,
-			    ir_value **xo, ir_value **yo, srcloc loc, const char *fn)
-{
-	ir_value *a = tensor(s, x, xl), *b = tensor(s, y, yl);
-	sema_arith_operands(s, sv_ir(a), sv_ir(b), false, xo, yo, loc, fn);
-}
-
-/* tl.maximum / tl.minimum and Python's max / min on tensors */
-static ir_value *elementwise_max(sema *s, const sval *x, srcloc xl, const sval *y, srcloc yl,
-				 bool is_max, bool propagate_nan, srcloc loc)
-{
-	const char *fn = is_max ? "tl.maximum" : "tl.minimum";
-	ir_value *xa = promote_bf16(s, tensor(s, x, xl), xl);
-	ir_value *ya = promote_bf16(s, tensor(s, y, yl), yl);
-	ir_value *xo, *yo;
-	if (velem(xa)->kind == IR_PTR || velem(ya)->kind == IR_PTR)
-		sema_fail(s, loc, "Unexpected dtype %s for %s",
-			  tname(s, velem(velem(xa)->kind == IR_PTR ? xa : ya)), fn);
-	sema_arith_operands(s, sv_ir(xa), sv_ir(ya), false, &xo, &yo, loc, fn);
-	sema_at(s, loc);
-	return sema_max(s, xo, yo, is_max, propagate_nan);
-}
-
-/* maximum/minimum(x, y, propagate_nan); tl.math.max/min */
-HANDLER(bi_maximum)
-{
-	const char *n = bname(id);
-	bool is_max = !strcmp(n, "maximum") || !strcmp(n, "max");
-	bool pn = !absent(&sl[2]) && sema_truth(s, &sl[2], sl_loc[2]);
-	return sv_ir(elementwise_max(s, &sl[0], sl_loc[0], &sl[1], sl_loc[1], is_max, pn, a->loc));
-}
-
-/* clamp(x, min, max, propagate_nan): floating point only */
-HANDLER(bi_clamp)
-{
-	ir_value *x = promote_bf16(s, tensor(s, &sl[0], sl_loc[0]), sl_loc[0]);
-	ir_value *lo = promote_bf16(s, tensor(s, &sl[1], sl_loc[1]), sl_loc[1]);
-	ir_value *hi = promote_bf16(s, tensor(s, &sl[2], sl_loc[2]), sl_loc[2]);
-	sema_arith_operands(s, sv_ir(lo), sv_ir(hi), false, &lo, &hi, a->loc, "tl.clamp");
-	sema_arith_operands(s, sv_ir(x), sv_ir(lo), false, &x, &lo, a->loc, "tl.clamp");
-	sema_arith_operands(s, sv_ir(x), sv_ir(hi), false, &x, &hi, a->loc, "tl.clamp");
-	if (lo->type != x->type)
-		sema_broadcast_pair(s, &x, &lo, a->loc, "tl.clamp");
-	if (!ir_type_is_float(velem(x)))
-		sema_fail(s, sl_loc[0], "Unexpected dtype %s. Only floating point clamp is supported",
-			  tname(s, velem(x)));
-	sema_at(s, a->loc);
-	ir_value *r = ir_build3(&s->b, IR_OP_CLAMPF, x->type, x, lo, hi);
-	if (!absent(&sl[3]) && sema_truth(s, &sl[3], sl_loc[3]))
-		ir_op_set_bool(s->ctx, r->def, "propagate_nan", true);
-	return sv_ir(r);
-}
-
-/* fma(x, y, z): Triton legalizes (x, y), then (z, x), then (z, y) */
-HANDLER(bi_fma)
-{
-	ir_value *x, *y, *z = tensor(s, &sl[2], sl_loc[2]);
-	strong_operands(s, &sl[0], sl_loc[0], &sl[1], sl_loc[1], &x, &y, a->loc, "tl.fma");
-	sema_arith_operands(s, sv_ir(z), sv_ir(x), false, &z, &x, a->loc, "tl.fma");
-	sema_arith_operands(s, sv_ir(z), sv_ir(y), false, &z, &y, a->loc, "tl.fma");
-	if (x->type != z->type)
-		sema_arith_operands(s, sv_ir(z), sv_ir(x), false, &z, &x, a->loc, "tl.fma");
-	if (!ir_type_is_float(velem(x)))
-		sema_fail(s, a->loc, "tl.fma expects floating-point operands, got %s", tname(s, velem(x)));
-	sema_at(s, a->loc);
-	return sv_ir(ir_build3(&s->b, IR_OP_FMA, x->type, x, y, z));
-}
-
-/* umulhi(x, y): the high half of the product of 32- or 64-bit integers */
-HANDLER(bi_umulhi)
-{
-	for (int i = 0; i < 2; i++)
-		if (sl[i].kind == SV_IR) {
-			ir_type_kind k = velem(sl[i].ir)->kind;
-			if (k != IR_I32 && k != IR_I64 && k != IR_U32 && k != IR_U64)
-				sema_fail(s, sl_loc[i],
-					  "Expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got %s",
-					  tname(s, velem(sl[i].ir)));
-		}
-	ir_value *x, *y;
-	strong_operands(s, &sl[0], sl_loc[0], &sl[1], sl_loc[1], &x, &y, a->loc, "tl.umulhi");
-	if (!ir_type_is_int(velem(x)))
-		sema_fail(s, a->loc, "tl.umulhi expects integers, got %s", tname(s, velem(x)));
-	sema_at(s, a->loc);
-	return sv_ir(ir_build2(&s->b, IR_OP_MULHI, x->type, x, y));
-}
-
-/* fdiv(x, y, ieee_rounding); div_rn(x, y) (fp32, correctly rounded) */
-HANDLER(bi_fdiv)
-{
-	bool rn = !strcmp(bname(id), "div_rn");
-	ir_value *x = tensor(s, &sl[0], sl_loc[0]), *y = tensor(s, &sl[1], sl_loc[1]);
-	if (rn) {
-		check_float_dtype(s, x, true, sl_loc[0]);
-		check_float_dtype(s, y, true, sl_loc[1]);
-	} else if (!ir_type_is_float(velem(x)) || !ir_type_is_float(velem(y))) {
-		sema_fail(s, a->loc, "both operands of fdiv must have floating scalar type, got %s and %s",
-			  tname(s, velem(x)), tname(s, velem(y)));
-	}
-	sema_arith_operands(s, sv_ir(x), sv_ir(y), false, &x, &y, a->loc, rn ? "tl.div_rn" : "tl.fdiv");
-	sema_at(s, a->loc);
-	ir_value *r = ir_build2(&s->b, IR_OP_DIVF, x->type, x, y);
-	if (rn || cbool(s, &sl[2], sl_loc[2], "ieee_rounding", false))
-		ir_op_set_bool(s->ctx, r->def, "precise", true);
-	return sv_ir(r);
-}
-
-/* where(condition, x, y): x and y promote like arithmetic (numbers weakly typed); all three
- * broadcast to one shape */
-HANDLER(bi_where)
-{
-	ir_value *c = tensor(s, &sl[0], sl_loc[0]);
-	if (velem(c)->kind != IR_I1)
-		c = sema_to_i1(s, c, sl_loc[0]);
-	ir_value *x, *y;
-	bool px = sl[1].kind == SV_IR && velem(sl[1].ir)->kind == IR_PTR;
-	bool py = sl[2].kind == SV_IR && velem(sl[2].ir)->kind == IR_PTR;
-	if (px || py) {
-		x = tensor(s, &sl[1], sl_loc[1]);
-		y = tensor(s, &sl[2], sl_loc[2]);
-		if (velem(x) != velem(y))
-			sema_fail(s, a->loc, "tl.where needs x and y of one type, got %s and %s",
-				  tname(s, velem(x)), tname(s, velem(y)));
-		sema_broadcast_pair(s, &x, &y, a->loc, "tl.where");
-	} else {
-		sema_arith_operands(s, sl[1], sl[2], false, &x, &y, a->loc, "tl.where");
-	}
-	sema_broadcast_pair(s, &c, &x, a->loc, "tl.where");
-	sema_broadcast_pair(s, &x, &y, a->loc, "tl.where");
-	sema_at(s, a->loc);
-	return sv_ir(ir_build3(&s->b, IR_OP_SELECT, x->type, c, x, y));
-}
-
-/* cdiv(x, div) = (x + div - 1) // div, for constexprs (Python semantics) and tensors alike */
-HANDLER(bi_cdiv)
-{
-	sval t = sema_binary(s, AST_ADD, sl[0], sl[1], a->loc);
-	t = sema_binary(s, AST_SUB, t, sv_int(1), a->loc);
-	return sema_binary(s, AST_FLOORDIV, t, sl[1], a->loc);
-}
-
-/* swizzle2d(i, j, size_i, size_j, size_g) */
-HANDLER(bi_swizzle2d)
-{
-	srcloc l = a->loc;
-	sval ij = sema_binary(s, AST_ADD, sema_binary(s, AST_MUL, sl[0], sl[3], l), sl[1], l);
-	sval size_gj = sema_binary(s, AST_MUL, sl[4], sl[3], l);
-	sval group = sema_binary(s, AST_FLOORDIV, ij, size_gj, l);
-	sval off_i = sema_binary(s, AST_MUL, group, sl[4], l);
-	sval rest = sema_binary(s, AST_SUB, sl[2], off_i, l);
-	sval size_g;
-	if (sv_is_number(&rest) && sv_is_number(&sl[4]))
-		size_g = sema_compare(s, AST_LT, rest, sl[4], l).b ? rest : sl[4];
-	else
-		size_g = sv_ir(elementwise_max(s, &rest, l, &sl[4], sl_loc[4], false, false, l));
-	sval new_i = sema_binary(s, AST_ADD, off_i, sema_binary(s, AST_MOD, ij, size_g, l), l);
-	sval new_j = sema_binary(s, AST_FLOORDIV, sema_binary(s, AST_MOD, ij, size_gj, l), size_g, l);
-	sval items[2] = {new_i, new_j};
-	return sv_tuple(s, 2, items);
-}
-
 /* ---- casts ---- */
 
 /* cast(input, dtype, fp_downcast_rounding, bitcast) and x.to(...) */
 HANDLER(bi_cast)
 {
-	ir_value *x = tensor(s, &sl[0], sl_loc[0]);
+	ir_value *x = sema_to_tensor(s, &sl[0], sl_loc[0]);
 	const ir_type *to = cdtype(s, &sl[1], sl_loc[1], "dtype");
 	if (to->kind == IR_TILE || is_block_ptr(to))
 		sema_fail(s, sl_loc[1], "cannot cast to %s", tname(s, to));
-	if (cbool(s, &sl[3], sl_loc[3], "bitcast", false))
+	if (sema_cbool(s, &sl[3], sl_loc[3], "bitcast", false))
 		return sv_ir(sema_cast(s, x, to, true, a->loc));
 	const char *rnd = cstr(s, &sl[2], sl_loc[2], "fp_downcast_rounding");
-	const ir_type *from = velem(x);
+	const ir_type *from = sema_velem(x);
 	if (*rnd) {
 		if (strcmp(rnd, "rtne") && strcmp(rnd, "rtz"))
 			sema_fail(s, sl_loc[2], "Invalid rounding mode: %s. Supported rounding modes are 'rtne' "
@@ -1612,8 +1360,8 @@ HANDLER(bi_cast)
 /* multiple_of / max_contiguous / max_constancy(input, values) */
 HANDLER(bi_hint)
 {
-	const char *n = bname(id);
-	ir_value *x = need_ir(s, &sl[0], sl_loc[0], arena_printf(s->a, "tl.%s", n));
+	const char *n = sema_builtin_name(id);
+	ir_value *x = sema_need_ir(s, &sl[0], sl_loc[0], arena_printf(s->a, "tl.%s", n));
 	int64_t v[MAXR];
 	int k = int_list(s, &sl[1], sl_loc[1], "values", v);
 	bool mult = !strcmp(n, "multiple_of");
@@ -1638,11 +1386,11 @@ HANDLER(bi_debug_barrier)
 /* device_assert(cond, msg, mask): mask given, the condition is cond | ~mask */
 HANDLER(bi_device_assert)
 {
-	ir_value *c = tensor(s, &sl[0], sl_loc[0]);
+	ir_value *c = sema_to_tensor(s, &sl[0], sl_loc[0]);
 	const char *msg = cstr(s, &sl[1], sl_loc[1], "msg");
 	c = sema_to_i1(s, c, sl_loc[0]);
-	if (!absent(&sl[2])) {
-		ir_value *m = sema_to_i1(s, tensor(s, &sl[2], sl_loc[2]), sl_loc[2]);
+	if (!sv_absent(&sl[2])) {
+		ir_value *m = sema_to_i1(s, sema_to_tensor(s, &sl[2], sl_loc[2]), sl_loc[2]);
 		sval nm = sema_unary(s, AST_UINVERT, sv_ir(m), sl_loc[2]);
 		c = sema_binary(s, AST_BITOR, sv_ir(c), nm, a->loc).ir;
 	}
@@ -1681,7 +1429,7 @@ static const char *sv_text(sema *s, const sval *v)
 HANDLER(bi_static_print)
 {
 	strbuf b = {0};
-	if (!absent(&sl[0]))
+	if (!sv_absent(&sl[0]))
 		for (int i = 0; i < sl[0].tup.n; i++)
 			strbuf_printf(&b, "%s%s", i ? " " : "", sv_text(s, &sl[0].tup.items[i]));
 	diag_note(s->d, a->loc, "static_print: %s", b.data ? b.data : "");
@@ -1699,20 +1447,20 @@ HANDLER(bi_device_print)
 /* assume(cond): a hint the IR cannot carry; evaluated and dropped */
 HANDLER(bi_assume)
 {
-	tensor(s, &sl[0], sl_loc[0]);
+	sema_to_tensor(s, &sl[0], sl_loc[0]);
 	return (sval){.kind = SV_NONE};
 }
 
 HANDLER(bi_constexpr)
 {
-	return absent(&sl[0]) ? sv_none() : sl[0];
+	return sv_absent(&sl[0]) ? sv_none() : sl[0];
 }
 
 /* pointer_type(element_ty, address_space=1) */
 HANDLER(bi_pointer_type)
 {
 	const ir_type *t = cdtype(s, &sl[0], sl_loc[0], "element_ty");
-	int64_t as = absent(&sl[1]) ? 1 : cint(s, &sl[1], sl_loc[1], "address_space");
+	int64_t as = sv_absent(&sl[1]) ? 1 : sema_cint(s, &sl[1], sl_loc[1], "address_space");
 	if (as != 1 && as != 3)
 		sema_fail(s, sl_loc[1], "address_space must be 1 (global) or 3 (shared), got %lld",
 			  (long long)as);
@@ -1722,262 +1470,9 @@ HANDLER(bi_pointer_type)
 /* range / static_range: only the iterable of a for loop (the statement code reads them) */
 HANDLER(bi_range)
 {
-	sema_fail(s, a->loc, "'%s' can only be used as the iterable of a for loop", bname(id));
+	sema_fail(s, a->loc, "'%s' can only be used as the iterable of a for loop", sema_builtin_name(id));
 }
 
-/* ---- Python builtins ---- */
-
-static double num_f(const sval *v)
-{
-	return v->kind == SV_FLOAT ? v->f : v->kind == SV_BOOL ? (double)v->b : (double)v->i;
-}
-
-/* Python's a < b on numbers. */
-static bool num_lt(const sval *x, const sval *y)
-{
-	if (x->kind != SV_FLOAT && y->kind != SV_FLOAT)
-		return (x->kind == SV_BOOL ? x->b : x->i) < (y->kind == SV_BOOL ? y->b : y->i);
-	return num_f(x) < num_f(y);
-}
-
-/* min(*args) / max(*args): Python on constexprs; with any tensor operand, tl.minimum /
- * tl.maximum folded left to right (Triton 3.x maps the builtins onto them). */
-HANDLER(bi_py_minmax)
-{
-	bool is_max = !strcmp(bname(id), "max");
-	if (absent(&sl[0]) || sl[0].tup.n == 0)
-		sema_fail(s, a->loc, "%s expected at least 1 argument, got 0", bname(id));
-	const sval *items = sl[0].tup.items;
-	int n = sl[0].tup.n;
-	const srcloc *locs = NULL;
-	if (n == 1 && items[0].kind != SV_TUPLE)
-		sema_fail(s, a->loc, "%s() needs a tuple or at least 2 arguments, got %s", bname(id),
-			  sv_describe(s, &items[0]));
-	if (n == 1) {
-		n = items[0].tup.n;
-		items = items[0].tup.items;
-		if (n == 0)
-			sema_fail(s, a->loc, "%s() arg is an empty sequence", bname(id));
-	} else if (!a->self && n == a->npos) {
-		locs = a->pos_loc;
-	}
-	sval acc = items[0];
-	for (int i = 0; i < n; i++) {
-		const sval *v = &items[i];
-		srcloc l = locs ? locs[i] : a->loc;
-		if (!sv_is_number(v) && v->kind != SV_IR)
-			sema_fail(s, l, "%s() expects numbers or tensors, got %s", bname(id), sv_describe(s, v));
-	}
-	for (int i = 1; i < n; i++) {
-		const sval *v = &items[i];
-		srcloc l = locs ? locs[i] : a->loc;
-		if (sv_is_number(&acc) && sv_is_number(v)) {
-			if (is_max ? num_lt(&acc, v) : num_lt(v, &acc))
-				acc = *v;
-		} else {
-			acc = sv_ir(elementwise_max(s, &acc, locs ? locs[0] : a->loc, v, l, is_max, false,
-						    a->loc));
-		}
-	}
-	return acc;
-}
-
-/* float(x): numbers and the strings Python accepts ("inf", "-inf", "nan", "1e-3") */
-HANDLER(bi_py_float)
-{
-	const sval *v = &sl[0];
-	if (v->kind == SV_UNDEF)
-		return sv_float(0);
-	if (sv_is_number(v))
-		return sv_float(num_f(v));
-	if (v->kind == SV_STR) {
-		const char *p = v->s;
-		while (isspace((unsigned char)*p))
-			p++;
-		size_t n = strlen(p);
-		while (n && isspace((unsigned char)p[n - 1]))
-			n--;
-		char buf[64];
-		if (n == 0 || n >= sizeof buf)
-			goto bad;
-		memcpy(buf, p, n);
-		buf[n] = 0;
-		const char *q = buf;
-		double sign = 1;
-		if (*q == '+' || *q == '-')
-			sign = *q++ == '-' ? -1 : 1;
-		char low[64];
-		size_t i = 0;
-		for (; q[i]; i++)
-			low[i] = (char)tolower((unsigned char)q[i]);
-		low[i] = 0;
-		if (!strcmp(low, "inf") || !strcmp(low, "infinity"))
-			return sv_float(sign * INFINITY);
-		if (!strcmp(low, "nan"))
-			return sv_float(NAN);
-		if (!isdigit((unsigned char)*q) && *q != '.')
-			goto bad;
-		char *end;
-		errno = 0;
-		double d = strtod(q, &end);
-		if (*end)
-			goto bad;
-		return sv_float(sign * d);
-	bad:
-		sema_fail(s, sl_loc[0], "could not convert string to float: '%s'", v->s);
-	}
-	if (v->kind == SV_IR)
-		sema_fail(s, sl_loc[0], "float() of a tensor is not known at compile time; use x.to(tl.float32)");
-	sema_fail(s, sl_loc[0], "float() argument must be a string or a number, got %s",
-		  sv_describe(s, v));
-}
-
-/* int(x): truncation toward zero for floats; decimal strings */
-HANDLER(bi_py_int)
-{
-	const sval *v = &sl[0];
-	switch (v->kind) {
-	case SV_UNDEF: return sv_int(0);
-	case SV_INT: return *v;
-	case SV_BOOL: return sv_int(v->b);
-	case SV_FLOAT:
-		if (isnan(v->f))
-			sema_fail(s, sl_loc[0], "cannot convert float NaN to integer");
-		if (isinf(v->f))
-			sema_fail(s, sl_loc[0], "cannot convert float infinity to integer");
-		if (v->f >= 9223372036854775808.0 || v->f < -9223372036854775808.0)
-			sema_fail(s, sl_loc[0], "int(%g) does not fit in 64 bits", v->f);
-		return sv_int((int64_t)v->f);
-	case SV_STR: {
-		char *end;
-		errno = 0;
-		long long x = strtoll(v->s, &end, 10);
-		while (isspace((unsigned char)*end))
-			end++;
-		if (end == v->s || *end || errno)
-			sema_fail(s, sl_loc[0], "invalid literal for int() with base 10: '%s'", v->s);
-		return sv_int(x);
-	}
-	case SV_IR:
-		sema_fail(s, sl_loc[0], "int() of a tensor is not known at compile time; use x.to(tl.int32)");
-	default:
-		sema_fail(s, sl_loc[0], "int() argument must be a string or a number, got %s",
-			  sv_describe(s, v));
-	}
-}
-
-HANDLER(bi_py_bool)
-{
-	if (sl[0].kind == SV_UNDEF)
-		return sv_bool(false);
-	if (sl[0].kind == SV_IR)
-		sema_fail(s, sl_loc[0], "bool() of a tensor is not known at compile time");
-	return sv_bool(sema_truth(s, &sl[0], sl_loc[0]));
-}
-
-HANDLER(bi_py_len)
-{
-	const sval *v = &sl[0];
-	if (v->kind == SV_TUPLE)
-		return sv_int(v->tup.n);
-	if (v->kind == SV_STR)
-		return sv_int((int64_t)strlen(v->s));
-	if (v->kind == SV_IR && v->ir->type->kind == IR_TILE)
-		return sv_int(v->ir->type->shape[0]);
-	sema_fail(s, sl_loc[0], "%s has no len()", sv_describe(s, v));
-}
-
-HANDLER(bi_py_abs)
-{
-	const sval *v = &sl[0];
-	switch (v->kind) {
-	case SV_INT:
-		if (v->i == INT64_MIN)
-			sema_fail(s, sl_loc[0], "abs(%lld) overflows 64 bits", (long long)v->i);
-		return sv_int(v->i < 0 ? -v->i : v->i);
-	case SV_BOOL: return sv_int(v->b);
-	case SV_FLOAT: return sv_float(fabs(v->f));
-	case SV_IR: return sv_ir(abs_value(s, v->ir, a->loc));
-	default: sema_fail(s, sl_loc[0], "bad operand for abs(): %s", sv_describe(s, v));
-	}
-}
-
-/* triton.next_power_of_2(n), with Triton's bit trick (0 gives 0) */
-HANDLER(bi_next_power_of_2)
-{
-	int64_t n = cint(s, &sl[0], sl_loc[0], "n");
-	uint64_t x = (uint64_t)n - 1;
-	x |= x >> 1;
-	x |= x >> 2;
-	x |= x >> 4;
-	x |= x >> 8;
-	x |= x >> 16;
-	x |= x >> 32;
-	return sv_int((int64_t)(x + 1));
-}
-
-/* import math: the functions on constexpr numbers */
-HANDLER(bi_pymath)
-{
-	const char *n = bname(id);
-	for (int i = 0; i < 2; i++)
-		if (sl[i].kind != SV_UNDEF && !sv_is_number(&sl[i]))
-			sema_fail(s, sl_loc[i], "math.%s() needs a constexpr number, got %s", n,
-				  sv_describe(s, &sl[i]));
-	double x = num_f(&sl[0]);
-	if (!strcmp(n, "isnan"))
-		return sv_bool(isnan(x));
-	if (!strcmp(n, "isinf"))
-		return sv_bool(isinf(x));
-	if (!strcmp(n, "isfinite"))
-		return sv_bool(isfinite(x));
-	if (!strcmp(n, "ceil") || !strcmp(n, "floor") || !strcmp(n, "trunc")) {
-		if (sl[0].kind != SV_FLOAT)
-			return sv_int(sl[0].kind == SV_BOOL ? sl[0].b : sl[0].i);
-		double r = !strcmp(n, "ceil") ? ceil(x) : !strcmp(n, "floor") ? floor(x) : trunc(x);
-		if (!isfinite(r) || r >= 9223372036854775808.0 || r < -9223372036854775808.0)
-			sema_fail(s, sl_loc[0], "cannot convert %g to an integer", x);
-		return sv_int((int64_t)r);
-	}
-	if (!strcmp(n, "gcd")) {
-		int64_t p = cint(s, &sl[0], sl_loc[0], "a");
-		int64_t q = absent(&sl[1]) ? 0 : cint(s, &sl[1], sl_loc[1], "b");
-		p = p < 0 ? -p : p;
-		q = q < 0 ? -q : q;
-		while (q) {
-			int64_t t = p % q;
-			p = q;
-			q = t;
-		}
-		return sv_int(p);
-	}
-	bool two = !strcmp(n, "pow") || (!strcmp(n, "log") && !absent(&sl[1]));
-	double y = two ? num_f(&sl[1]) : 0;
-	if ((!strcmp(n, "log") || !strcmp(n, "log2") || !strcmp(n, "log10")) && x <= 0)
-		sema_fail(s, sl_loc[0], "math domain error");
-	if (!strcmp(n, "sqrt") && x < 0)
-		sema_fail(s, sl_loc[0], "math domain error");
-	double r;
-	if (!strcmp(n, "log"))
-		r = two ? log(x) / log(y) : log(x);
-	else if (!strcmp(n, "log2"))
-		r = log2(x);
-	else if (!strcmp(n, "log10"))
-		r = log10(x);
-	else if (!strcmp(n, "sqrt"))
-		r = sqrt(x);
-	else if (!strcmp(n, "exp"))
-		r = exp(x);
-	else if (!strcmp(n, "exp2"))
-		r = exp2(x);
-	else if (!strcmp(n, "pow"))
-		r = pow(x, y);
-	else if (!strcmp(n, "fabs"))
-		r = fabs(x);
-	else
-		sema_fail(s, a->loc, "internal error: no math function '%s'", n);
-	return sv_float(r);
-}
 
 /* ---- the table ----------------------------------------------------------------------------
  * Where a name has several entries (tl.max the reduction, tl.math.max the element-wise one,
@@ -1991,129 +1486,129 @@ HANDLER(bi_pymath)
 #define P(...) {__VA_ARGS__, NULL}
 
 const sema_builtin sema_builtins[] = {
-	/* name              ns        params                                                  req  handler              method */
+	/* name              ns        params                                                  req  handler                  method */
 	/* creation */
-	{"program_id",       TL,       P("axis"),                                              1,   bi_program_id,       false},
-	{"num_programs",     TL,       P("axis"),                                              1,   bi_program_id,       false},
-	{"arange",           TL,       P("start", "end"),                                      2,   bi_arange,           false},
-	{"full",             TL,       P("shape", "value", "dtype"),                           3,   bi_full,             false},
-	{"zeros",            TL,       P("shape", "dtype"),                                    2,   bi_zeros,            false},
-	{"zeros_like",       TL,       P("input"),                                             1,   bi_zeros_like,       false},
+	{"program_id",       TL,       P("axis"),                                              1,   bi_program_id,           false},
+	{"num_programs",     TL,       P("axis"),                                              1,   bi_program_id,           false},
+	{"arange",           TL,       P("start", "end"),                                      2,   bi_arange,               false},
+	{"full",             TL,       P("shape", "value", "dtype"),                           3,   bi_full,                 false},
+	{"zeros",            TL,       P("shape", "dtype"),                                    2,   bi_zeros,                false},
+	{"zeros_like",       TL,       P("input"),                                             1,   bi_zeros_like,           false},
 	/* memory */
 	{"load",             TL,       P("pointer", "mask", "other", "boundary_check", "padding_option",
-				         "cache_modifier", "eviction_policy", "volatile"),     1,   bi_load,             false},
+				         "cache_modifier", "eviction_policy", "volatile"),     1,   bi_load,                 false},
 	{"store",            TL,       P("pointer", "value", "mask", "boundary_check", "cache_modifier",
-				         "eviction_policy"),                                   2,   bi_store,            true},
-	{"atomic_add",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_max",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_min",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_and",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_or",        TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_xor",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_xchg",      TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,       true},
-	{"atomic_cas",       TL,       P("pointer", "cmp", "val", "sem", "scope"),             3,   bi_atomic_cas,       true},
+				         "eviction_policy"),                                   2,   bi_store,                true},
+	{"atomic_add",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_max",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_min",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_and",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_or",        TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_xor",       TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_xchg",      TL,       P("pointer", "val", "mask", "sem", "scope"),            2,   bi_atomic_rmw,           true},
+	{"atomic_cas",       TL,       P("pointer", "cmp", "val", "sem", "scope"),             3,   bi_atomic_cas,           true},
 	{"make_block_ptr",   TL,       P("base", "shape", "strides", "offsets", "block_shape",
-				         "order"),                                             6,   bi_make_block_ptr,   false},
-	{"advance",          TL,       P("base", "offsets"),                                   2,   bi_advance,          true},
+				         "order"),                                             6,   bi_make_block_ptr,       false},
+	{"advance",          TL,       P("base", "offsets"),                                   2,   bi_advance,              true},
 	/* linear algebra */
 	{"dot",              TL,       P("input", "other", "acc", "input_precision", "allow_tf32",
-				         "max_num_imprecise_acc", "out_dtype"),                2,   bi_dot,              false},
+				         "max_num_imprecise_acc", "out_dtype"),                2,   bi_dot,                  false},
 	/* reductions and scans */
-	{"sum",              TL,       P("input", "axis", "keep_dims", "dtype"),               1,   bi_sum,              true},
-	{"xor_sum",          TL,       P("input", "axis", "keep_dims"),                        1,   bi_sum,              true},
+	{"sum",              TL,       P("input", "axis", "keep_dims", "dtype"),               1,   bi_sum,                  true},
+	{"xor_sum",          TL,       P("input", "axis", "keep_dims"),                        1,   bi_sum,                  true},
 	{"max",              TL,       P("input", "axis", "return_indices",
-				         "return_indices_tie_break_left", "keep_dims"),        1,   bi_max,              true},
+				         "return_indices_tie_break_left", "keep_dims"),        1,   bi_max,                  true},
 	{"min",              TL,       P("input", "axis", "return_indices",
-				         "return_indices_tie_break_left", "keep_dims"),        1,   bi_max,              true},
-	{"argmax",           TL,       P("input", "axis", "tie_break_left", "keep_dims"),      2,   bi_argmax,           true},
-	{"argmin",           TL,       P("input", "axis", "tie_break_left", "keep_dims"),      2,   bi_argmax,           true},
-	{"reduce",           TL,       P("input", "axis", "combine_fn", "keep_dims"),          3,   bi_reduce,           true},
-	{"associative_scan", TL,       P("input", "axis", "combine_fn", "reverse"),            3,   bi_associative_scan, true},
-	{"cumsum",           TL,       P("input", "axis", "reverse", "dtype"),                 1,   bi_cumsum,           true},
-	{"cumprod",          TL,       P("input", "axis", "reverse", "dtype"),                 1,   bi_cumsum,           true},
+				         "return_indices_tie_break_left", "keep_dims"),        1,   bi_max,                  true},
+	{"argmax",           TL,       P("input", "axis", "tie_break_left", "keep_dims"),      2,   bi_argmax,               true},
+	{"argmin",           TL,       P("input", "axis", "tie_break_left", "keep_dims"),      2,   bi_argmax,               true},
+	{"reduce",           TL,       P("input", "axis", "combine_fn", "keep_dims"),          3,   bi_reduce,               true},
+	{"associative_scan", TL,       P("input", "axis", "combine_fn", "reverse"),            3,   bi_associative_scan,     true},
+	{"cumsum",           TL,       P("input", "axis", "reverse", "dtype"),                 1,   bi_cumsum,               true},
+	{"cumprod",          TL,       P("input", "axis", "reverse", "dtype"),                 1,   bi_cumsum,               true},
 	/* shape manipulation */
-	{"reshape",          TL,       P("input", "*shape", "can_reorder"),                    1,   bi_reshape,          true},
-	{"view",             TL,       P("input", "*shape"),                                   1,   bi_reshape,          true},
-	{"ravel",            TL,       P("x"),                                                 1,   bi_ravel,            true},
-	{"trans",            TL,       P("input", "*dims"),                                    1,   bi_trans,            true},
-	{"permute",          TL,       P("input", "*dims"),                                    1,   bi_trans,            true},
-	{"broadcast_to",     TL,       P("input", "*shape"),                                   1,   bi_broadcast_to,     true},
-	{"broadcast",        TL,       P("input", "other"),                                    2,   bi_broadcast,        false},
-	{"expand_dims",      TL,       P("input", "axis"),                                     2,   bi_expand_dims,      true},
-	{"split",            TL,       P("a"),                                                 1,   bi_split,            true},
-	{"join",             TL,       P("a", "b"),                                            2,   bi_join,             false},
-	{"interleave",       TL,       P("a", "b"),                                            2,   bi_interleave,       false},
+	{"reshape",          TL,       P("input", "*shape", "can_reorder"),                    1,   bi_reshape,              true},
+	{"view",             TL,       P("input", "*shape"),                                   1,   bi_reshape,              true},
+	{"ravel",            TL,       P("x"),                                                 1,   bi_ravel,                true},
+	{"trans",            TL,       P("input", "*dims"),                                    1,   bi_trans,                true},
+	{"permute",          TL,       P("input", "*dims"),                                    1,   bi_trans,                true},
+	{"broadcast_to",     TL,       P("input", "*shape"),                                   1,   bi_broadcast_to,         true},
+	{"broadcast",        TL,       P("input", "other"),                                    2,   bi_broadcast,            false},
+	{"expand_dims",      TL,       P("input", "axis"),                                     2,   bi_expand_dims,          true},
+	{"split",            TL,       P("a"),                                                 1,   bi_split,                true},
+	{"join",             TL,       P("a", "b"),                                            2,   bi_join,                 false},
+	{"interleave",       TL,       P("a", "b"),                                            2,   bi_interleave,           false},
 	/* element-wise math */
-	{"exp",              TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"exp2",             TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"log",              TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"log2",             TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"sqrt",             TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"sqrt_rn",          TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"rsqrt",            TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"sin",              TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"cos",              TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"erf",              TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"floor",            TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"ceil",             TL|TM,    P("x"),                                                 1,   bi_math1,            true},
-	{"abs",              TL|TM,    P("x"),                                                 1,   bi_abs,              true},
-	{"sigmoid",          TL,       P("x"),                                                 1,   bi_sigmoid,          true},
-	{"fma",              TL|TM,    P("x", "y", "z"),                                       3,   bi_fma,              false},
-	{"umulhi",           TL|TM,    P("x", "y"),                                            2,   bi_umulhi,           false},
-	{"fdiv",             TL|TM,    P("x", "y", "ieee_rounding"),                           2,   bi_fdiv,             false},
-	{"div_rn",           TL|TM,    P("x", "y"),                                            2,   bi_fdiv,             false},
-	{"maximum",          TL,       P("x", "y", "propagate_nan"),                           2,   bi_maximum,          false},
-	{"minimum",          TL,       P("x", "y", "propagate_nan"),                           2,   bi_maximum,          false},
-	{"max",              TM,       P("x", "y", "propagate_nan"),                           2,   bi_maximum,          false},
-	{"min",              TM,       P("x", "y", "propagate_nan"),                           2,   bi_maximum,          false},
-	{"clamp",            TL,       P("x", "min", "max", "propagate_nan"),                  3,   bi_clamp,            false},
-	{"where",            TL,       P("condition", "x", "y"),                               3,   bi_where,            false},
-	{"cdiv",             TL|TR,    P("x", "div"),                                          2,   bi_cdiv,             true},
-	{"swizzle2d",        TL,       P("i", "j", "size_i", "size_j", "size_g"),              5,   bi_swizzle2d,        false},
+	{"exp",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"exp2",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"log",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"log2",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"sqrt",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"sqrt_rn",          TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"rsqrt",            TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"sin",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"cos",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"erf",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"floor",            TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"ceil",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
+	{"abs",              TL|TM,    P("x"),                                                 1,   sema_bi_abs,             true},
+	{"sigmoid",          TL,       P("x"),                                                 1,   sema_bi_sigmoid,         true},
+	{"fma",              TL|TM,    P("x", "y", "z"),                                       3,   sema_bi_fma,             false},
+	{"umulhi",           TL|TM,    P("x", "y"),                                            2,   sema_bi_umulhi,          false},
+	{"fdiv",             TL|TM,    P("x", "y", "ieee_rounding"),                           2,   sema_bi_fdiv,            false},
+	{"div_rn",           TL|TM,    P("x", "y"),                                            2,   sema_bi_fdiv,            false},
+	{"maximum",          TL,       P("x", "y", "propagate_nan"),                           2,   sema_bi_maximum,         false},
+	{"minimum",          TL,       P("x", "y", "propagate_nan"),                           2,   sema_bi_maximum,         false},
+	{"max",              TM,       P("x", "y", "propagate_nan"),                           2,   sema_bi_maximum,         false},
+	{"min",              TM,       P("x", "y", "propagate_nan"),                           2,   sema_bi_maximum,         false},
+	{"clamp",            TL,       P("x", "min", "max", "propagate_nan"),                  3,   sema_bi_clamp,           false},
+	{"where",            TL,       P("condition", "x", "y"),                               3,   sema_bi_where,           false},
+	{"cdiv",             TL|TR,    P("x", "div"),                                          2,   sema_bi_cdiv,            true},
+	{"swizzle2d",        TL,       P("i", "j", "size_i", "size_j", "size_g"),              5,   sema_bi_swizzle2d,       false},
 	/* casts */
-	{"cast",             TL,       P("input", "dtype", "fp_downcast_rounding", "bitcast"), 2,   bi_cast,             true},
-	{"to",               0,        P("input", "dtype", "fp_downcast_rounding", "bitcast"), 2,   bi_cast,             true},
+	{"cast",             TL,       P("input", "dtype", "fp_downcast_rounding", "bitcast"), 2,   bi_cast,                 true},
+	{"to",               0,        P("input", "dtype", "fp_downcast_rounding", "bitcast"), 2,   bi_cast,                 true},
 	/* hints and debugging */
-	{"multiple_of",      TL,       P("input", "values"),                                   2,   bi_hint,             false},
-	{"max_contiguous",   TL,       P("input", "values"),                                   2,   bi_hint,             false},
-	{"max_constancy",    TL,       P("input", "values"),                                   2,   bi_hint,             false},
-	{"debug_barrier",    TL,       P(NULL),                                                0,   bi_debug_barrier,    false},
-	{"device_assert",    TL,       P("cond", "msg", "mask"),                               1,   bi_device_assert,    false},
-	{"static_assert",    TL,       P("cond", "msg"),                                       1,   bi_static_assert,    false},
-	{"static_print",     TL,       P("*values", "sep", "end", "file", "flush"),            0,   bi_static_print,     false},
-	{"device_print",     TL,       P("prefix", "*args", "hex"),                            1,   bi_device_print,     false},
-	{"assume",           TL,       P("cond"),                                              1,   bi_assume,           false},
-	{"constexpr",        TL,       P("value"),                                             0,   bi_constexpr,        false},
-	{"pointer_type",     TL,       P("element_ty", "address_space"),                       1,   bi_pointer_type,     false},
-	{"range",            TL|PY,    P("*args"),                                             0,   bi_range,            false},
-	{"static_range",     TL,       P("*args"),                                             0,   bi_range,            false},
+	{"multiple_of",      TL,       P("input", "values"),                                   2,   bi_hint,                 false},
+	{"max_contiguous",   TL,       P("input", "values"),                                   2,   bi_hint,                 false},
+	{"max_constancy",    TL,       P("input", "values"),                                   2,   bi_hint,                 false},
+	{"debug_barrier",    TL,       P(NULL),                                                0,   bi_debug_barrier,        false},
+	{"device_assert",    TL,       P("cond", "msg", "mask"),                               1,   bi_device_assert,        false},
+	{"static_assert",    TL,       P("cond", "msg"),                                       1,   bi_static_assert,        false},
+	{"static_print",     TL,       P("*values", "sep", "end", "file", "flush"),            0,   bi_static_print,         false},
+	{"device_print",     TL,       P("prefix", "*args", "hex"),                            1,   bi_device_print,         false},
+	{"assume",           TL,       P("cond"),                                              1,   bi_assume,               false},
+	{"constexpr",        TL,       P("value"),                                             0,   bi_constexpr,            false},
+	{"pointer_type",     TL,       P("element_ty", "address_space"),                       1,   bi_pointer_type,         false},
+	{"range",            TL|PY,    P("*args"),                                             0,   bi_range,                false},
+	{"static_range",     TL,       P("*args"),                                             0,   bi_range,                false},
 	/* Python builtins */
-	{"min",              PY,       P("*args"),                                             0,   bi_py_minmax,        false},
-	{"max",              PY,       P("*args"),                                             0,   bi_py_minmax,        false},
-	{"float",            PY,       P("x"),                                                 0,   bi_py_float,         false},
-	{"int",              PY,       P("x"),                                                 0,   bi_py_int,           false},
-	{"bool",             PY,       P("x"),                                                 0,   bi_py_bool,          false},
-	{"len",              PY,       P("obj"),                                               1,   bi_py_len,           false},
-	{"abs",              PY,       P("x"),                                                 1,   bi_py_abs,           false},
-	{"print",            PY,       P("*args", "sep", "end", "file", "flush"),              0,   bi_device_print,     false},
+	{"min",              PY,       P("*args"),                                             0,   sema_bi_py_minmax,       false},
+	{"max",              PY,       P("*args"),                                             0,   sema_bi_py_minmax,       false},
+	{"float",            PY,       P("x"),                                                 0,   sema_bi_py_float,        false},
+	{"int",              PY,       P("x"),                                                 0,   sema_bi_py_int,          false},
+	{"bool",             PY,       P("x"),                                                 0,   sema_bi_py_bool,         false},
+	{"len",              PY,       P("obj"),                                               1,   sema_bi_py_len,          false},
+	{"abs",              PY,       P("x"),                                                 1,   sema_bi_py_abs,          false},
+	{"print",            PY,       P("*args", "sep", "end", "file", "flush"),              0,   bi_device_print,         false},
 	/* triton */
-	{"next_power_of_2",  TR,       P("n"),                                                 1,   bi_next_power_of_2,  false},
+	{"next_power_of_2",  TR,       P("n"),                                                 1,   sema_bi_next_power_of_2, false},
 	/* import math */
-	{"log",              PM,       P("x", "base"),                                         1,   bi_pymath,           false},
-	{"log2",             PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"log10",            PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"sqrt",             PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"exp",              PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"exp2",             PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"pow",              PM,       P("x", "y"),                                            2,   bi_pymath,           false},
-	{"fabs",             PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"ceil",             PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"floor",            PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"trunc",            PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"isnan",            PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"isinf",            PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"isfinite",         PM,       P("x"),                                                 1,   bi_pymath,           false},
-	{"gcd",              PM,       P("a", "b"),                                            1,   bi_pymath,           false},
+	{"log",              PM,       P("x", "base"),                                         1,   sema_bi_pymath,          false},
+	{"log2",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"log10",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"sqrt",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"exp",              PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"exp2",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"pow",              PM,       P("x", "y"),                                            2,   sema_bi_pymath,          false},
+	{"fabs",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"ceil",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"floor",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"trunc",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"isnan",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"isinf",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"isfinite",         PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
+	{"gcd",              PM,       P("a", "b"),                                            1,   sema_bi_pymath,          false},
 };
 
 const int sema_num_builtins = (int)(sizeof sema_builtins / sizeof sema_builtins[0]);

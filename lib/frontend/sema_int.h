@@ -1,6 +1,7 @@
 /* sema_int.h: what the pieces of sema share (sema.c: specialization, scopes, statements and
  * control flow; sema_expr.c: values, promotion, operators, casts, broadcasting;
- * sema_builtins.c: the tl.* surface). Not a public header. */
+ * sema_builtins.c: the builtin table, its binder and the tl.* handlers; sema_builtins_math.c:
+ * the element-wise math handlers and the Python and math builtins). Not a public header. */
 #ifndef TILECC_FRONTEND_SEMA_INT_H
 #define TILECC_FRONTEND_SEMA_INT_H
 
@@ -212,6 +213,54 @@ const ir_type *sema_dtype_by_name(sema *s, const char *name);
  * method's receiver is the first parameter) and calls it. Reports unknown keywords, too
  * many arguments and missing required ones with the builtin's name. */
 sval sema_call_builtin(sema *s, int id, const sema_args *a);
+
+/* ---- builtin handlers (sema_builtins.c, sema_builtins_math.c) ------------------------------
+ * A handler gets the bound slots (sl, SV_UNDEF where not given) and their locations (sl_loc);
+ * id names the table entry, so one handler can serve a family (exp, log, ...). */
+#define SEMA_HANDLER(name) \
+	sval name(sema *s, const sema_args *a, const sval *sl, const srcloc *sl_loc, int id)
+
+/* The handlers of sema_builtins_math.c, which the table in sema_builtins.c names. */
+SEMA_HANDLER(sema_bi_math1);
+SEMA_HANDLER(sema_bi_abs);
+SEMA_HANDLER(sema_bi_sigmoid);
+SEMA_HANDLER(sema_bi_maximum);
+SEMA_HANDLER(sema_bi_clamp);
+SEMA_HANDLER(sema_bi_fma);
+SEMA_HANDLER(sema_bi_umulhi);
+SEMA_HANDLER(sema_bi_fdiv);
+SEMA_HANDLER(sema_bi_where);
+SEMA_HANDLER(sema_bi_cdiv);
+SEMA_HANDLER(sema_bi_swizzle2d);
+SEMA_HANDLER(sema_bi_py_minmax);
+SEMA_HANDLER(sema_bi_py_float);
+SEMA_HANDLER(sema_bi_py_int);
+SEMA_HANDLER(sema_bi_py_bool);
+SEMA_HANDLER(sema_bi_py_len);
+SEMA_HANDLER(sema_bi_py_abs);
+SEMA_HANDLER(sema_bi_next_power_of_2);
+SEMA_HANDLER(sema_bi_pymath);
+
+/* The Python-visible name of builtin id ("exp", "max"). */
+static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }
+/* An optional argument not given, or given as None. */
+static inline bool sv_absent(const sval *v) { return v->kind == SV_UNDEF || v->kind == SV_NONE; }
+/* The element type of a scalar or tile value. */
+static inline const ir_type *sema_velem(const ir_value *v) { return ir_type_elem(v->type); }
+/* Triton's to_tensor: numbers become constants of their default type. */
+static inline ir_value *sema_to_tensor(sema *s, const sval *v, srcloc loc)
+{
+	return sema_to_ir(s, v, NULL, loc);
+}
+
+/* Requires an SV_IR value; fn names the builtin in the message. */
+ir_value *sema_need_ir(sema *s, const sval *v, srcloc loc, const char *fn);
+/* A constexpr int argument (bools count as 0/1); what names the parameter. */
+int64_t sema_cint(sema *s, const sval *v, srcloc loc, const char *what);
+/* A constexpr bool argument (ints count as != 0); dflt when absent. */
+bool sema_cbool(sema *s, const sval *v, srcloc loc, const char *what, bool dflt);
+/* The bf16 -> fp32 step Triton applies before max/min (no native bf16 max/compare). */
+ir_value *sema_promote_bf16(sema *s, ir_value *x, srcloc loc);
 
 /* Calls a @triton.jit helper (sema.c): binds arguments, evaluates the body inline, and
  * returns its return value (SV_UNDEF when none). */
