@@ -27,6 +27,8 @@ typedef struct cg {
 	bool soft_half;           /* no hardware fp16 conversions: convert in integer ops */
 	bool gpu;                 /* NVPTX: math through the GPU's approximate instructions */
 	strbuf *meta_out;         /* --print-metadata: each kernel's NAME__meta text is appended */
+	void *dib;                /* LLVMDIBuilderRef for line tables, NULL before the first use */
+	LLVMMetadataRef dsp;      /* the subprogram of the function being lowered, or NULL */
 	jmp_buf *fail;
 	/* LLVM types used everywhere */
 	LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_ptr;
@@ -75,6 +77,14 @@ void cg_strides(const ir_type *t, int64_t *st);
 void cg_unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
 LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
 const ir_op *cg_terminator(const ir_block *b);
+
+/* Line tables: debug_begin gives fn a subprogram at f's source line (nothing when f has
+ * no location, as from .tir input); debug_loc makes the next instructions carry loc;
+ * debug_end stops (for the wrappers); debug_finish completes the module's debug info. */
+void cg_debug_begin(cg *c, const ir_func *f, LLVMValueRef fn);
+void cg_debug_loc(cg *c, srcloc loc);
+void cg_debug_end(cg *c);
+void cg_debug_finish(cg *c);
 
 /* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,

@@ -1,5 +1,9 @@
 /* common.c: lowering helpers every target shares: constants, the ABI types of kernel
  * parameters, row-major index arithmetic, and region terminators. */
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
 #include "codegen/cg.h"
 
 LLVMValueRef cg_const_value(cg *c, const ir_op *op, const ir_type *e)
@@ -73,4 +77,61 @@ LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
 const ir_op *cg_terminator(const ir_block *b)
 {
 	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
+}
+
+/* ---- line tables ------------------------------------------------------------------------ */
+
+void cg_debug_begin(cg *c, const ir_func *f, LLVMValueRef fn)
+{
+	const char *file = f->loc.line ? diag_file_name(c->d, f->loc.file) : NULL;
+	c->dsp = NULL;
+	if (!file)
+		return;
+	LLVMDIBuilderRef dib = c->dib;
+	if (!dib) {
+		dib = LLVMCreateDIBuilder(c->mod);
+		c->dib = dib;
+		const char *slash = strrchr(file, '/');
+		const char *base = slash ? slash + 1 : file;
+		size_t dirlen = slash ? (size_t)(slash - file) : 1;
+		LLVMMetadataRef df = LLVMDIBuilderCreateFile(dib, base, strlen(base), slash ? file : ".", dirlen);
+		/* NVPTX: .loc/.file directives only (LLVM's DebugDirectivesOnly, 3, which the C API
+		 * does not name): full line tables make ptxas refuse optimized code */
+		LLVMDWARFEmissionKind kind = c->gpu ? (LLVMDWARFEmissionKind)3 : LLVMDWARFEmissionLineTablesOnly;
+		LLVMDIBuilderCreateCompileUnit(dib, LLVMDWARFSourceLanguagePython, df, "tilecc", 6, 1, "", 0, 0,
+					       "", 0, kind, 0, 0, 0, "", 0, "", 0);
+		LLVMAddModuleFlag(c->mod, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+				  LLVMValueAsMetadata(LLVMConstInt(c->t_i32, 3, 0)));
+	}
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	LLVMMetadataRef df = LLVMDIBuilderCreateFile(dib, base, strlen(base), slash ? file : ".",
+						     slash ? (size_t)(slash - file) : 1);
+	LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(dib, df, NULL, 0, LLVMDIFlagZero);
+	c->dsp = LLVMDIBuilderCreateFunction(dib, df, f->name, strlen(f->name), f->name, strlen(f->name), df,
+					     f->loc.line, ty, 0, 1, f->loc.line, LLVMDIFlagZero, 1);
+	LLVMSetSubprogram(fn, c->dsp);
+	cg_debug_loc(c, f->loc);
+}
+
+void cg_debug_loc(cg *c, srcloc loc)
+{
+	if (c->dsp && loc.line)
+		LLVMSetCurrentDebugLocation2(c->b, LLVMDIBuilderCreateDebugLocation(c->ctx, loc.line, loc.col,
+										     c->dsp, NULL));
+}
+
+void cg_debug_end(cg *c)
+{
+	c->dsp = NULL;
+	LLVMSetCurrentDebugLocation2(c->b, NULL);
+}
+
+void cg_debug_finish(cg *c)
+{
+	if (!c->dib)
+		return;
+	LLVMDIBuilderFinalize(c->dib);
+	LLVMDisposeDIBuilder(c->dib);
+	c->dib = NULL;
 }

@@ -286,9 +286,12 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
 {
 	jmp_buf jb;
 	c->fail = &jb;
-	if (setjmp(jb))
+	if (setjmp(jb)) {
+		cg_debug_finish(c);
 		return 1;
+	}
 	lower_funcs(c, m, a, family, cpu, feat);
+	cg_debug_finish(c);
 	return 0;
 }
 

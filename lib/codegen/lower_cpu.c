@@ -1395,6 +1395,7 @@ static void lower_assert(cg *c, const ir_op *op)
 
 static void lower_op(cg *c, const ir_op *op)
 {
+	cg_debug_loc(c, op->loc);
 	unsigned tr = ir_ops[op->code].traits;
 	if (tr & T_ELEMENTWISE) {
 		lower_elementwise(c, op);
@@ -1446,6 +1447,7 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 		pt[np + i] = c->t_i32;
 	LLVMTypeRef fty = LLVMFunctionType(c->t_void, pt, (unsigned)np + 6, 0);
 	c->fn = LLVMAddFunction(c->mod, f->name, fty);
+	cg_debug_begin(c, f, c->fn);
 	c->entry = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "entry");
 	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "start");
 	LLVMPositionBuilderAtEnd(c->b, start);
@@ -1454,6 +1456,7 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	lower_block(c, f->body);
 	LLVMPositionBuilderAtEnd(c->b, c->entry);
 	LLVMBuildBr(c->b, start);
+	cg_debug_end(c); /* the wrapper below carries no source lines */
 
 	/* NAME__grid(void **args, nx, ny, nz, first, last) */
 	char name[512];

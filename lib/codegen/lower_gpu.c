@@ -1133,6 +1133,7 @@ static void lower_while(cg *c, const ir_op *op)
 
 static void lower_op(cg *c, const ir_op *op)
 {
+	cg_debug_loc(c, op->loc);
 	if (ir_ops[op->code].traits & T_ELEMENTWISE) {
 		lower_elementwise(c, op);
 		return;
@@ -1191,6 +1192,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		LLVMSetAlignment(sm, 16);
 	}
 	g.smem = sm;
+	cg_debug_begin(c, f, c->fn);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "entry");
 	LLVMPositionBuilderAtEnd(c->b, entry);
 	c->entry = entry;
@@ -1200,6 +1202,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		put(c, f->body->args[i], cg_from_abi(c, t, LLVMGetParam(c->fn, (unsigned)i)));
 	}
 	lower_block(c, f->body);
+	cg_debug_end(c);
 	add_annotation(c, c->fn, "kernel", 1);
 	add_annotation(c, c->fn, "maxntidx", g.T);
 	*shared = g.smem_bytes;
