@@ -671,6 +671,48 @@ static bool shuffle_ok(const ir_type *e)
 	return ir_type_bits(e) <= 32 && e->kind != IR_PTR;
 }
 
+/* A counted loop in registers: for (iv = from; iv <= or < bound; iv++), carrying n values
+ * that start at init[]. philoop_open leaves the builder in the body with l->iv and
+ * l->vals[] current; philoop_close takes the values for the next iteration and leaves the
+ * builder after the loop, where l->vals[] hold the final values. */
+typedef struct philoop {
+	LLVMBasicBlockRef head, done;
+	LLVMValueRef iv, vals[8];
+	int n;
+} philoop;
+
+static void philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
+			 LLVMValueRef bound, int n, const LLVMValueRef *init)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef body;
+	l->head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, name);
+	body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "body");
+	l->done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "done");
+	l->n = n;
+	LLVMBuildBr(c->b, l->head);
+	LLVMPositionBuilderAtEnd(c->b, l->head);
+	l->iv = LLVMBuildPhi(c->b, c->t_i32, "k");
+	LLVMAddIncoming(l->iv, &from, &pre, 1);
+	for (int k = 0; k < n; k++) {
+		l->vals[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "acc");
+		LLVMAddIncoming(l->vals[k], (LLVMValueRef *)&init[k], &pre, 1);
+	}
+	LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, pred, l->iv, bound, ""), body, l->done);
+	LLVMPositionBuilderAtEnd(c->b, body);
+}
+
+static void philoop_close(cg *c, philoop *l, const LLVMValueRef *next)
+{
+	LLVMValueRef inc = LLVMBuildAdd(c->b, l->iv, cg_i32(c, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	LLVMAddIncoming(l->iv, &inc, &latch, 1);
+	for (int k = 0; k < l->n; k++)
+		LLVMAddIncoming(l->vals[k], (LLVMValueRef *)&next[k], &latch, 1);
+	LLVMBuildBr(c->b, l->head);
+	LLVMPositionBuilderAtEnd(c->b, l->done);
+}
+
 static void lower_reduce(cg *c, const ir_op *op)
 {
 	int n = op->noperands;
@@ -763,35 +805,16 @@ static void lower_reduce(cg *c, const ir_op *op)
 		for (int k = 0; k < n; k++)
 			acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k], base);
 		/* a loop over the reduced axis, with the accumulators as phis */
-		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red");
-		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red.body");
-		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "red.done");
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, head);
-		LLVMValueRef kk = LLVMBuildPhi(c->b, c->t_i32, "k");
-		LLVMValueRef one = cg_i32(c, 1);
-		LLVMAddIncoming(kk, &one, &pre, 1);
-		LLVMValueRef phis[8];
+		philoop l;
+		philoop_open(c, &l, "red", cg_i32(c, 1), LLVMIntULT, cg_i32(c, K), n, acc);
+		LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildMul(c->b, l.iv, cg_i32(c, inner), ""), "");
 		for (int k = 0; k < n; k++) {
-			phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(acc[k]), "acc");
-			LLVMAddIncoming(phis[k], &acc[k], &pre, 1);
-		}
-		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULT, kk, cg_i32(c, K), ""), body, done);
-		LLVMPositionBuilderAtEnd(c->b, body);
-		LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildMul(c->b, kk, cg_i32(c, inner), ""), "");
-		for (int k = 0; k < n; k++) {
-			x[k] = phis[k];
+			x[k] = l.vals[k];
 			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
 		}
 		combine(c, region, x, 2 * n, r);
-		LLVMValueRef next = LLVMBuildAdd(c->b, kk, one, "");
-		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-		LLVMAddIncoming(kk, &next, &latch, 1);
-		for (int k = 0; k < n; k++)
-			LLVMAddIncoming(phis[k], &r[k], &latch, 1);
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, done);
+		philoop_close(c, &l, r);
+		LLVMValueRef *phis = l.vals;
 		for (int k = 0; k < n; k++) {
 			if (res[k])
 				res[k]->v[e] = phis[k];
@@ -844,36 +867,17 @@ static void lower_scan(cg *c, const ir_op *op)
 					   LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, first, cg_i32(c, inner), ""), ""));
 		/* j runs over the steps after the first, up to pos (forward) or down to it */
 		LLVMValueRef steps = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), pos, "") : pos;
-		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan");
-		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan.body");
-		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "scan.done");
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, head);
-		LLVMValueRef j = LLVMBuildPhi(c->b, c->t_i32, "j");
-		LLVMValueRef one = cg_i32(c, 1);
-		LLVMAddIncoming(j, &one, &pre, 1);
-		LLVMValueRef phis[8];
-		for (int k = 0; k < n; k++) {
-			phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(acc[k]), "acc");
-			LLVMAddIncoming(phis[k], &acc[k], &pre, 1);
-		}
-		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULE, j, steps, ""), body, done);
-		LLVMPositionBuilderAtEnd(c->b, body);
-		LLVMValueRef at = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), j, "") : j;
+		philoop l;
+		philoop_open(c, &l, "scan", cg_i32(c, 1), LLVMIntULE, steps, n, acc);
+		LLVMValueRef at = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), l.iv, "") : l.iv;
 		at = LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, at, cg_i32(c, inner), ""), "");
 		for (int k = 0; k < n; k++) {
-			x[k] = phis[k];
+			x[k] = l.vals[k];
 			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
 		}
 		combine(c, region, x, 2 * n, r);
-		LLVMValueRef next = LLVMBuildAdd(c->b, j, one, "");
-		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-		LLVMAddIncoming(j, &next, &latch, 1);
-		for (int k = 0; k < n; k++)
-			LLVMAddIncoming(phis[k], &r[k], &latch, 1);
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, done);
+		philoop_close(c, &l, r);
+		LLVMValueRef *phis = l.vals;
 		for (int k = 0; k < n; k++)
 			res[k]->v[e] = phis[k];
 	}
@@ -909,19 +913,9 @@ static void lower_dot(cg *c, const ir_op *op)
 		LLVMValueRef init = acc->v[e];
 		if (fl && LLVMTypeOf(init) != ct)
 			init = LLVMBuildFPExt(c->b, init, ct, "");
-		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-		LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot");
-		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.body");
-		LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.done");
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, head);
-		LLVMValueRef kk = LLVMBuildPhi(c->b, c->t_i32, "k");
-		LLVMValueRef zero = cg_i32(c, 0);
-		LLVMAddIncoming(kk, &zero, &pre, 1);
-		LLVMValueRef sum = LLVMBuildPhi(c->b, ct, "sum");
-		LLVMAddIncoming(sum, &init, &pre, 1);
-		LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntULT, kk, cg_i32(c, K), ""), body, done);
-		LLVMPositionBuilderAtEnd(c->b, body);
+		philoop l;
+		philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
+		LLVMValueRef kk = l.iv, sum = l.vals[0];
 		LLVMValueRef av = from_smem(c, a->type->elem, aoff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""));
 		LLVMValueRef bv = from_smem(c, b->type->elem, boff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""));
 		LLVMValueRef next;
@@ -937,12 +931,8 @@ static void lower_dot(cg *c, const ir_op *op)
 			bv = LLVMBuildSExt(c->b, bv, ct, "");
 			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
 		}
-		LLVMValueRef kn = LLVMBuildAdd(c->b, kk, cg_i32(c, 1), "");
-		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-		LLVMAddIncoming(kk, &kn, &latch, 1);
-		LLVMAddIncoming(sum, &next, &latch, 1);
-		LLVMBuildBr(c->b, head);
-		LLVMPositionBuilderAtEnd(c->b, done);
+		philoop_close(c, &l, &next);
+		sum = l.vals[0];
 		LLVMValueRef v = sum;
 		if (fl && ct != cg_scalar_type(c, re))
 			v = LLVMBuildFPTrunc(c->b, v, cg_scalar_type(c, re), "");
