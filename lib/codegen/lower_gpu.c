@@ -20,6 +20,7 @@
 #include "codegen/cg.h"
 #include "codegen/lower.h"
 #include "transforms/axis_info.h"
+#include "transforms/gpu_layout.h"
 
 typedef struct gtile {
 	int n;             /* elements this thread holds (E) */
@@ -76,13 +77,12 @@ static gtile *new_tile(cg *c, int n)
 /* Elements per thread and group size for a tile of numel elements. */
 static int per_thread(int64_t numel)
 {
-	return numel >= G->T ? (int)(numel / G->T) : 1;
+	return gpu_per_thread(numel, G->T);
 }
 
 static int group(int64_t numel)
 {
-	int e = per_thread(numel);
-	return e >= 4 ? 4 : e;
+	return gpu_group(numel, G->T);
 }
 
 /* The flattened index (i32) of this thread's e-th element of a tile of numel elements. */
@@ -371,21 +371,12 @@ static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, un
 	LLVMPositionBuilderAtEnd(c->b, join);
 }
 
-/* Elements per 16-byte access: the axis analysis must prove the pointers contiguous and
- * aligned over a thread's group, and the mask constant over it. */
-static int access_width(cg *c, const ir_value *ptrs, const ir_value *mask, int64_t numel)
+/* Elements per access: what the coalesce pass recorded ({vec}), within a thread's group. */
+static int access_width(const ir_op *op, int64_t numel)
 {
-	int V = numel >= G->T ? group(numel) : 1;
-	if (V == 1 || !c->ai || ptrs->type->rank < 1)
-		return 1;
-	int w = axis_vector_width(c->ai, ptrs, mask, 16);
-	while (w > V)
-		w /= 2;
-	/* a group must not straddle rows: it lies within the last dimension */
-	int64_t last = ptrs->type->shape[ptrs->type->rank - 1];
-	while (w > 1 && last % w)
-		w /= 2;
-	return w < 1 ? 1 : w;
+	int w = (int)ir_op_int(op, "vec", 1);
+	int v = numel >= G->T ? group(numel) : 1;
+	return w >= 1 && w <= v ? w : 1;
 }
 
 static void load_block_ptr(cg *c, const ir_op *op);
@@ -408,7 +399,7 @@ static void lower_load(cg *c, const ir_op *op)
 	}
 	int64_t n = ir_type_numel(rt);
 	gtile *r = new_tile(c, per_thread(n));
-	int w = access_width(c, p, m, n);
+	int w = access_width(op, n);
 	for (int k = 0; k < r->n; k += w) {
 		LLVMValueRef ptr = opnd(c, p, k);
 		LLVMValueRef mv = m ? opnd(c, m, k) : NULL;
@@ -553,7 +544,7 @@ static void lower_store(cg *c, const ir_op *op)
 	}
 	int64_t n = ir_type_numel(p->type);
 	int E = per_thread(n);
-	int w = access_width(c, p, m, n);
+	int w = access_width(op, n);
 	LLVMTypeRef mt = cg_mem_type(c, e);
 	for (int k = 0; k < E; k += w) {
 		LLVMValueRef mv = owner_only(c, n, m ? opnd(c, m, k) : NULL);

@@ -225,6 +225,17 @@ static int compile(compilation *c, tilecc_output *out)
 	const char *pipeline = o->passes ? o->passes : (o->opt_level == 0 ? "" : pass_default_pipeline);
 	if (run_pipeline(c, m, pipeline))
 		return 1;
+	/* GPU targets: the warp size goes on each function, then the GPU passes plan the
+	 * lowering (they run at -O0 too: the lowering relies on what they record) */
+	const target_desc *gt = o->target ? target_lookup(o->target) : NULL;
+	if ((emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN) && !gt)
+		gt = &nvptx_target;
+	if (gt && gt->is_gpu && emit != TILECC_EMIT_AST && emit != TILECC_EMIT_TIR) {
+		for (ir_func *f = m->funcs; f; f = f->next)
+			ir_func_set_int(c->ir, f, "threads_per_warp", gt->warp_size);
+		if (!o->passes && run_pipeline(c, m, pass_gpu_pipeline))
+			return 1;
+	}
 
 	switch (emit) {
 	case TILECC_EMIT_TIR:

@@ -16,12 +16,14 @@ typedef struct pass_info {
 
 extern const pass_info pass_table[];
 const pass_info *pass_lookup(const char *name);
-/* The default tile-level pipeline, comma separated. */
+/* The default tile-level pipeline, comma separated; and what GPU targets run after it. */
 extern const char pass_default_pipeline[];
+extern const char pass_gpu_pipeline[];
 
 int pass_canonicalize(ir_module *m, diag_engine *d);
 int pass_cse(ir_module *m, diag_engine *d);
 int pass_dce(ir_module *m, diag_engine *d);
+int pass_coalesce(ir_module *m, diag_engine *d);
 /* Analysis printers: report through d (as notes) and leave the IR alone. */
 int pass_print_axis_info(ir_module *m, diag_engine *d);
 

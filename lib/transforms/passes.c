@@ -9,10 +9,12 @@ const pass_info pass_table[] = {
     {"cse",             "merge identical pure ops",                                pass_cse},
     {"dce",             "remove pure ops whose results are unused",                pass_dce},
     {"print-axis-info", "report contiguity/divisibility/constancy as notes",       pass_print_axis_info},
+    {"coalesce",        "GPU: widest aligned global access per load/store ({vec})", pass_coalesce},
     {NULL, NULL, NULL},
 };
 
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
+const char pass_gpu_pipeline[] = "coalesce";
 
 const pass_info *pass_lookup(const char *name)
 {

@@ -1,0 +1,66 @@
+/* coalesce.c: chooses how wide each global access of a GPU kernel is. For every load,
+ * store and atomic on a tile of pointers, the widest access (at most 16 bytes, at most a
+ * thread's group of consecutive elements, within one row) that the axis analysis proves
+ * aligned and contiguous, with the mask constant over it, is recorded as {vec = N} on the
+ * op; the lowering then moves N elements per instruction. Consecutive threads hold
+ * consecutive groups (gpu_layout.h), so these accesses coalesce across a warp.
+ *
+ * Runs only on functions with a threads_per_warp attribute (set by the driver for GPU
+ * targets); it changes no types and no values. */
+#include "transforms/axis_info.h"
+#include "transforms/gpu_layout.h"
+#include "transforms/pass.h"
+
+static int access_width(const axis_info *ai, const ir_op *op, int threads)
+{
+	const ir_value *p = op->operands[0];
+	const ir_value *m = NULL;
+	if (p->type->kind != IR_TILE)
+		return 1;
+	if (op->code == IR_OP_LOAD && op->noperands > 1)
+		m = op->operands[1];
+	else if (op->code == IR_OP_STORE && op->noperands > 2)
+		m = op->operands[2];
+	else if (op->code == IR_OP_ATOMIC_RMW)
+		return 1; /* atomics go one element at a time */
+	int64_t n = ir_type_numel(p->type);
+	int v = n >= threads ? gpu_group(n, threads) : 1;
+	if (v == 1)
+		return 1;
+	int w = axis_vector_width(ai, p, m, 16);
+	while (w > v)
+		w /= 2;
+	/* a group must not straddle rows: it lies within the last dimension */
+	int64_t last = p->type->shape[p->type->rank - 1];
+	while (w > 1 && last % w)
+		w /= 2;
+	return w < 1 ? 1 : w;
+}
+
+static void walk(ir_context *c, const axis_info *ai, ir_block *b, int threads)
+{
+	for (ir_op *op = b->first; op; op = op->next) {
+		for (int r = 0; r < op->nregions; r++)
+			walk(c, ai, op->regions[r], threads);
+		if (op->code != IR_OP_LOAD && op->code != IR_OP_STORE)
+			continue;
+		int w = access_width(ai, op, threads);
+		if (w > 1)
+			ir_op_set_int(c, op, "vec", w);
+	}
+}
+
+int pass_coalesce(ir_module *m, diag_engine *d)
+{
+	(void)d;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
+		const ir_attr *nw = ir_func_attr(f, "num_warps");
+		if (!tw || tw->kind != IR_ATTR_INT)
+			continue;
+		int threads = (int)tw->i * (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4);
+		arena *a = ir_arena(m->ctx);
+		walk(m->ctx, axis_analyze(a, f), f->body, threads);
+	}
+	return 0;
+}
