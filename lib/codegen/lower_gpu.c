@@ -33,6 +33,7 @@ typedef struct gpu {
 	LLVMValueRef tid;       /* thread index (i32) */
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
+	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 } gpu;
 
 static gpu *G; /* the program being lowered; lower_gpu_func is not reentrant per cg */
@@ -111,6 +112,14 @@ static void barrier(cg *c)
 	LLVMTypeRef fty;
 	LLVMValueRef f = cg_intrinsic(c, "llvm.nvvm.barrier0", NULL, 0, &fty);
 	LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
+}
+
+/* The barrier before an op overwrites shared memory that others may still read: placed by
+ * the insert-barriers pass when it ran, else here. */
+static void lead_barrier(cg *c)
+{
+	if (!G->explicit_barriers)
+		barrier(c);
 }
 
 static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx)
@@ -214,7 +223,7 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
  * the operand's element 2i + r. Both through shared memory, like exchange(). */
 static void lower_join_split(cg *c, const ir_op *op)
 {
-	barrier(c);
+	lead_barrier(c);
 	if (op->code == IR_OP_JOIN) {
 		const ir_type *rt = op->results[0].type, *at = op->operands[0]->type;
 		int64_t half = ir_type_numel(at), bytes = (half * elem_bytes(at->elem) + 15) & ~(int64_t)15;
@@ -253,7 +262,7 @@ static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 {
 	const ir_type *rt = op->results[res].type;
 	const ir_value *src = op->operands[0];
-	barrier(c); /* earlier readers of shared memory are done */
+	lead_barrier(c); /* earlier readers of shared memory are done */
 	to_smem(c, src, 0);
 	barrier(c);
 	gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
@@ -737,7 +746,7 @@ static void lower_reduce(cg *c, const ir_op *op)
 		}
 		int W = G->T / 32;
 		if (W > 1) {
-			barrier(c);
+			lead_barrier(c);
 			LLVMValueRef warp = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, 32), "");
 			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, G->tid, cg_i32(c, 32), ""), cg_i32(c, 0), "");
 			int64_t off = 0;
@@ -775,7 +784,7 @@ static void lower_reduce(cg *c, const ir_op *op)
 	for (int d = (int)axis + 1; d < t->rank; d++)
 		inner *= t->shape[d];
 	int64_t offs[8], off = 0;
-	barrier(c);
+	lead_barrier(c);
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
 		to_smem(c, op->operands[k], off);
@@ -834,7 +843,7 @@ static void lower_scan(cg *c, const ir_op *op)
 	for (int d = (int)axis + 1; d < t->rank; d++)
 		inner *= t->shape[d];
 	int64_t offs[8], off = 0;
-	barrier(c);
+	lead_barrier(c);
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
 		to_smem(c, op->operands[k], off);
@@ -886,7 +895,7 @@ static void lower_dot(cg *c, const ir_op *op)
 		cg_fail(c, op, "batched tl.dot is not supported by the NVIDIA backend yet");
 	int64_t M = rt->shape[0], N = rt->shape[1], K = a->type->shape[1];
 	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
-	barrier(c);
+	lead_barrier(c);
 	to_smem(c, a, aoff);
 	to_smem(c, b, boff);
 	barrier(c);
@@ -1182,8 +1191,13 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		const ir_type *t = f->body->args[i]->type;
 		put(c, f->body->args[i], cg_from_abi(c, t, LLVMGetParam(c->fn, (unsigned)i)));
 	}
+	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	lower_block(c, f->body);
 	cg_debug_end(c);
+	const ir_attr *planned = ir_func_attr(f, "shared");
+	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)
+		cg_fail(c, NULL, "internal: the kernel uses %lld bytes of shared memory, smem-alloc planned %lld",
+			(long long)g.smem_bytes, (long long)planned->i);
 	add_annotation(c, c->fn, "kernel", 1);
 	add_annotation(c, c->fn, "maxntidx", g.T);
 	*shared = g.smem_bytes;

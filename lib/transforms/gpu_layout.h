@@ -6,7 +6,10 @@
 #ifndef TILECC_TRANSFORMS_GPU_LAYOUT_H
 #define TILECC_TRANSFORMS_GPU_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "ir/ir.h"
 
 /* Elements each thread holds. */
 static inline int gpu_per_thread(int64_t numel, int threads)
@@ -19,6 +22,63 @@ static inline int gpu_group(int64_t numel, int threads)
 {
 	int e = gpu_per_thread(numel, threads);
 	return e >= 4 ? 4 : e;
+}
+
+static inline int64_t gpu_elem_bytes(const ir_type *e)
+{
+	return e->kind == IR_I1 ? 1 : e->kind == IR_PTR ? 8 : ir_type_bits(e) / 8;
+}
+
+static inline int64_t gpu_align16(int64_t n)
+{
+	return (n + 15) & ~(int64_t)15;
+}
+
+/* A reduction of a whole 1-D tile whose operands fit 32-bit shuffles reduces within warps
+ * with shuffles and needs shared memory only across warps. */
+static inline bool gpu_reduce_shuffles(const ir_op *op, int threads)
+{
+	const ir_type *t = op->operands[0]->type;
+	if (t->rank != 1 || ir_type_numel(t) < threads)
+		return false;
+	for (int k = 0; k < op->noperands; k++) {
+		const ir_type *e = op->operands[k]->type->elem;
+		if (ir_type_bits(e) > 32 || e->kind == IR_PTR)
+			return false;
+	}
+	return true;
+}
+
+/* Bytes of shared memory an op moves its data through on a GPU (0: none). Each such op
+ * writes, synchronizes and reads within itself, so every op can start at offset 0. */
+static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
+{
+	const ir_value *x = op->noperands ? op->operands[0] : NULL;
+	int64_t bytes = 0;
+	switch (op->code) {
+	case IR_OP_BROADCAST:
+	case IR_OP_TRANS:
+	case IR_OP_SPLIT:
+		if (x->type->kind != IR_TILE)
+			return 0;
+		return ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem);
+	case IR_OP_JOIN:
+		return 2 * gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem));
+	case IR_OP_REDUCE:
+	case IR_OP_SCAN:
+		if (op->code == IR_OP_REDUCE && gpu_reduce_shuffles(op, threads))
+			return threads / warp > 1 ? 8 * (int64_t)op->noperands * (threads / warp) : 0;
+		/* the general path stores every operand */
+		for (int k = 0; k < op->noperands; k++)
+			bytes += gpu_align16(ir_type_numel(op->operands[k]->type) *
+					     gpu_elem_bytes(op->operands[k]->type->elem));
+		return bytes;
+	case IR_OP_DOT:
+		return gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem)) +
+		       ir_type_numel(op->operands[1]->type) * gpu_elem_bytes(op->operands[1]->type->elem);
+	default:
+		return 0;
+	}
 }
 
 #endif

@@ -24,6 +24,8 @@ int pass_canonicalize(ir_module *m, diag_engine *d);
 int pass_cse(ir_module *m, diag_engine *d);
 int pass_dce(ir_module *m, diag_engine *d);
 int pass_coalesce(ir_module *m, diag_engine *d);
+int pass_smem_alloc(ir_module *m, diag_engine *d);
+int pass_insert_barriers(ir_module *m, diag_engine *d);
 /* Analysis printers: report through d (as notes) and leave the IR alone. */
 int pass_print_axis_info(ir_module *m, diag_engine *d);
 

@@ -1,0 +1,39 @@
+/* smem_alloc.c: plans a GPU kernel's shared memory. Every op that moves data between
+ * threads through shared memory (broadcast, trans, join, split, reductions, scans, dot;
+ * see gpu_smem_bytes) gets {smem = bytes}; they synchronize internally and never overlap
+ * in time, so all start at offset 0 and the kernel needs the largest of them, recorded as
+ * the function's {shared = bytes} (the launch's dynamic shared memory). */
+#include "transforms/gpu_layout.h"
+#include "transforms/pass.h"
+
+static int64_t walk(ir_context *c, ir_block *b, int threads, int warp)
+{
+	int64_t most = 0;
+	for (ir_op *op = b->first; op; op = op->next) {
+		for (int r = 0; r < op->nregions; r++) {
+			int64_t inner = walk(c, op->regions[r], threads, warp);
+			most = inner > most ? inner : most;
+		}
+		int64_t bytes = gpu_smem_bytes(op, threads, warp);
+		if (bytes > 0) {
+			ir_op_set_int(c, op, "smem", bytes);
+			most = bytes > most ? bytes : most;
+		}
+	}
+	return most;
+}
+
+int pass_smem_alloc(ir_module *m, diag_engine *d)
+{
+	(void)d;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
+		const ir_attr *nw = ir_func_attr(f, "num_warps");
+		if (!tw || tw->kind != IR_ATTR_INT)
+			continue;
+		int warp = (int)tw->i;
+		int threads = warp * (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4);
+		ir_func_set_int(m->ctx, f, "shared", walk(m->ctx, f->body, threads, warp));
+	}
+	return 0;
+}
