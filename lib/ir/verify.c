@@ -57,6 +57,19 @@ static const ir_type *rest(const ir_op *op, int i) { return op->results[i].type;
 static bool is_tile(const ir_type *t) { return t->kind == IR_TILE; }
 static const ir_type *elem(const ir_type *t) { return ir_type_elem(t); }
 
+/* Equal types, a tile's layout aside (for results checked against a type built here). */
+static bool same_type(const ir_type *a, const ir_type *b)
+{
+	if (a == b)
+		return true;
+	if (!is_tile(a) || !is_tile(b) || a->elem != b->elem || a->rank != b->rank)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
 static bool same_shape(const ir_type *a, const ir_type *b)
 {
 	if (!is_tile(a) || !is_tile(b))
@@ -313,7 +326,7 @@ static void rule_split(verifier *v, const ir_op *op)
 	const ir_type *want = a->rank == 1 ? a->elem
 				: ir_type_tile(v->c, a->elem, a->rank - 1, a->shape);
 	for (int i = 0; i < 2; i++)
-		if (rest(op, i) != want)
+		if (!same_type(rest(op, i), want))
 			err(v, op, "result %d has type '%s', expected '%s'", i, tn(v, rest(op, i)),
 			    tn(v, want));
 }
@@ -628,7 +641,7 @@ static void rule_reduce_scan(verifier *v, const ir_op *op, bool scan)
 					shape[k++] = t->shape[d];
 			want = k ? ir_type_tile(v->c, t->elem, k, shape) : t->elem;
 		}
-		if (ax && rest(op, i) != want)
+		if (ax && !same_type(rest(op, i), want))
 			err(v, op, "result %d has type '%s', expected '%s'", i, tn(v, rest(op, i)),
 			    tn(v, want));
 	}
