@@ -1,6 +1,6 @@
 /* nvjitlink.c: PTX to cubin inside the process, through the CUDA toolkit's libnvJitLink
- * opened with dlopen (no link-time dependency). emit.c falls back to running ptxas when
- * the library is not there (or TILECC_NO_NVJITLINK is set). Only backends/ and codegen
+ * opened with dlopen (no link-time dependency). emit.c uses it when there is no ptxas
+ * executable (or TILECC_CUBIN_VIA=nvjitlink); TILECC_NO_NVJITLINK hides it. Only backends/ and codegen
  * talk to CUDA tools. */
 #include <dlfcn.h>
 #include <stdio.h>
