@@ -78,12 +78,19 @@ static LLVMValueRef call1(cg *c, const char *name, LLVMValueRef x)
 	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
 }
 
-/* Inside a reduction's combine region floating-point ops may be reassociated: Triton
- * reduces in a tree on GPUs, so no order is promised, and this lets LLVM vectorize. */
+/* Fast-math flags of an arithmetic op. Inside a reduction's combine region floating-point
+ * ops may be reassociated: Triton reduces in a tree on GPUs, so no order is promised, and
+ * this lets LLVM vectorize. On GPUs a multiply and an add may contract into one fma, as
+ * with Triton's default (enable_fp_fusion); CPU targets keep them separate. */
 static LLVMValueRef fm(cg *c, LLVMValueRef v)
 {
-	if (c->reassoc && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
-		LLVMSetFastMathFlags(v, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
+	LLVMFastMathFlags f = 0;
+	if (c->reassoc)
+		f |= LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros;
+	if (c->gpu)
+		f |= LLVMFastMathAllowContract; /* Triton fuses a * b + c into fma on GPUs */
+	if (f && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+		LLVMSetFastMathFlags(v, f);
 	return v;
 }
 
