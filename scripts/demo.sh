@@ -35,7 +35,7 @@ sig='*fp32:16, *fp32:16, *fp32:16, i32, 1024'
 sig16='*fp32:16, *fp32:16, *fp32:16, i32:16, 1024'
 echo "== tilecc examples/vadd.py -k vadd -s '$sig16' --target=sm_90 -o $out/vadd.ptx"
 "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig16" --target=sm_90 -o "$out/vadd.ptx"
-echo "   $(grep -c 'ld.global.v4.f32' "$out/vadd.ptx") 128-bit global loads, $(grep -m1 '.maxntid' "$out/vadd.ptx" | sed 's/^[[:space:]]*//')"
+echo "   $(grep -cE 'ld.global.v4.(f32|b32)' "$out/vadd.ptx") 128-bit global loads, $(grep -m1 '.maxntid' "$out/vadd.ptx" | sed 's/^[[:space:]]*//')"
 if "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig16" --target=sm_90 -o "$out/vadd.cubin" 2>/dev/null; then
   echo "   and vadd.cubin through ptxas ($(wc -c < "$out/vadd.cubin") bytes)"
 fi
