@@ -77,6 +77,9 @@ void cg_strides(const ir_type *t, int64_t *st);
 void cg_unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
 LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
 const ir_op *cg_terminator(const ir_block *b);
+/* Whether a `for` over Python's range(lb, ub, step) runs another iteration at iv: up while
+ * step > 0, down while step < 0 (a signed induction variable); unsigned ones only go up. */
+LLVMValueRef cg_range_cond(cg *c, LLVMValueRef iv, LLVMValueRef ub, LLVMValueRef step, bool sgn);
 
 /* Line tables: debug_begin gives fn a subprogram at f's source line (nothing when f has
  * no location, as from .tir input); debug_loc makes the next instructions carry loc;

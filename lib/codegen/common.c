@@ -79,6 +79,16 @@ const ir_op *cg_terminator(const ir_block *b)
 	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;
 }
 
+LLVMValueRef cg_range_cond(cg *c, LLVMValueRef iv, LLVMValueRef ub, LLVMValueRef step, bool sgn)
+{
+	LLVMValueRef up = LLVMBuildICmp(c->b, sgn ? LLVMIntSLT : LLVMIntULT, iv, ub, "");
+	if (!sgn)
+		return up;
+	LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, iv, ub, "");
+	LLVMValueRef pos = LLVMBuildICmp(c->b, LLVMIntSGT, step, LLVMConstNull(LLVMTypeOf(step)), "");
+	return LLVMBuildSelect(c->b, pos, up, down, "");
+}
+
 /* ---- line tables ------------------------------------------------------------------------ */
 
 void cg_debug_begin(cg *c, const ir_func *f, LLVMValueRef fn)

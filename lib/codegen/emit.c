@@ -153,12 +153,15 @@ static int run_tool(diag_engine *d, const char *what, char *const argv[], const 
 static int through_tool(diag_engine *d, const char *what, const char *in_name, const char *data,
 			size_t n, char *const *argv_tmpl, int argc, char **out, size_t *len)
 {
-	char dir[] = "/tmp/tilecc-XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char dir[256];
+	snprintf(dir, sizeof dir, "%s/tilecc-XXXXXX", tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
-		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory: %s", strerror(errno));
+		diag_error(d, SRCLOC_NONE, "cannot create a temporary directory in %s: %s",
+			   tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return 1;
 	}
-	char in[64], res[64], log[64];
+	char in[320], res[320], log[320];
 	snprintf(in, sizeof in, "%s/%s", dir, in_name);
 	snprintf(res, sizeof res, "%s/out", dir);
 	snprintf(log, sizeof log, "%s/log", dir);

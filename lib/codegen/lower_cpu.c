@@ -1234,15 +1234,7 @@ static void lower_for(cg *c, const ir_op *op)
 			phis[k] = LLVMBuildPhi(c->b, cg_scalar_type(c, types[k]), "");
 			LLVMAddIncoming(phis[k], &carry[k], &pre, 1);
 		}
-	/* Python's range: up while step > 0, down while step < 0 */
-	LLVMValueRef up = LLVMBuildICmp(c->b, sgn ? LLVMIntSLT : LLVMIntULT, iv, ub, "");
-	LLVMValueRef cond = up;
-	if (sgn) {
-		LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, iv, ub, "");
-		LLVMValueRef pos = LLVMBuildICmp(c->b, LLVMIntSGT, step, LLVMConstNull(LLVMTypeOf(step)), "");
-		cond = LLVMBuildSelect(c->b, pos, up, down, "");
-	}
-	LLVMBuildCondBr(c->b, cond, bb, done);
+	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	set(c, body->args[0], iv);
 	for (int k = 0; k < n; k++)

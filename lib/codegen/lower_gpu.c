@@ -1029,6 +1029,15 @@ static void bind_flat(cg *c, ir_value *const *vs, int n, LLVMValueRef *flat)
 	}
 }
 
+/* op's results as an array of values (in the arena). */
+static ir_value **results_of(cg *c, const ir_op *op)
+{
+	ir_value **r = ARENA_NEWN(c->a, ir_value *, (size_t)op->nresults + 1);
+	for (int k = 0; k < op->nresults; k++)
+		r[k] = &op->results[k];
+	return r;
+}
+
 static int total_flat(ir_value *const *vs, int n)
 {
 	int k = 0;
@@ -1060,14 +1069,7 @@ static void lower_for(cg *c, const ir_op *op)
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
 		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
 	}
-	LLVMValueRef up = LLVMBuildICmp(c->b, sgn ? LLVMIntSLT : LLVMIntULT, iv, ub, "");
-	LLVMValueRef cond = up;
-	if (sgn) {
-		LLVMValueRef down = LLVMBuildICmp(c->b, LLVMIntSGT, iv, ub, "");
-		LLVMValueRef pos = LLVMBuildICmp(c->b, LLVMIntSGT, step, LLVMConstNull(LLVMTypeOf(step)), "");
-		cond = LLVMBuildSelect(c->b, pos, up, down, "");
-	}
-	LLVMBuildCondBr(c->b, cond, bb, done);
+	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	put(c, body->args[0], iv);
 	bind_flat(c, body->args + 1, n, phis);
@@ -1081,11 +1083,7 @@ static void lower_for(cg *c, const ir_op *op)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
-	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
-	for (int k = 0; k < n; k++)
-		res[k] = &op->results[k];
-	bind_flat(c, res, n, phis);
-	free(res);
+	bind_flat(c, results_of(c, op), n, phis);
 	free(init);
 	free(phis);
 	free(yv);
@@ -1094,9 +1092,7 @@ static void lower_for(cg *c, const ir_op *op)
 static void lower_if(cg *c, const ir_op *op)
 {
 	int n = op->nresults;
-	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
-	for (int k = 0; k < n; k++)
-		res[k] = &op->results[k];
+	ir_value **res = results_of(c, op);
 	int nf = total_flat(res, n);
 	LLVMValueRef *vals[2] = {calloc((size_t)nf + 1, sizeof(LLVMValueRef)), calloc((size_t)nf + 1, sizeof(LLVMValueRef))};
 	LLVMBasicBlockRef arms[2] = {LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.then"),
@@ -1122,7 +1118,6 @@ static void lower_if(cg *c, const ir_op *op)
 	free(phis);
 	free(vals[0]);
 	free(vals[1]);
-	free(res);
 }
 
 static void lower_while(cg *c, const ir_op *op)
@@ -1159,11 +1154,7 @@ static void lower_while(cg *c, const ir_op *op)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
-	ir_value **res = calloc((size_t)n + 1, sizeof(ir_value *));
-	for (int k = 0; k < n; k++)
-		res[k] = &op->results[k];
-	bind_flat(c, res, n, cv);
-	free(res);
+	bind_flat(c, results_of(c, op), n, cv);
 	free(init);
 	free(phis);
 	free(cv);
@@ -1216,8 +1207,9 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	gpu g = {.c = c};
 	G = &g;
 	c->f = f;
-	const ir_attr *nw = ir_func_attr(f, "num_warps");
-	g.T = (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4) * 32;
+	int warp = 32, warps = 4; /* the driver sets both on every GPU function */
+	gpu_func_shape(f, &warp, &warps);
+	g.T = warp * warps;
 	int np = f->body->nargs;
 	LLVMTypeRef *pt = calloc((size_t)np + 1, sizeof(LLVMTypeRef));
 	for (int i = 0; i < np; i++)

@@ -57,19 +57,6 @@ static const ir_type *rest(const ir_op *op, int i) { return op->results[i].type;
 static bool is_tile(const ir_type *t) { return t->kind == IR_TILE; }
 static const ir_type *elem(const ir_type *t) { return ir_type_elem(t); }
 
-/* Equal types, a tile's layout aside (for results checked against a type built here). */
-static bool same_type(const ir_type *a, const ir_type *b)
-{
-	if (a == b)
-		return true;
-	if (!is_tile(a) || !is_tile(b) || a->elem != b->elem || a->rank != b->rank)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->shape[i] != b->shape[i])
-			return false;
-	return true;
-}
-
 static bool same_shape(const ir_type *a, const ir_type *b)
 {
 	if (!is_tile(a) || !is_tile(b))
@@ -80,6 +67,12 @@ static bool same_shape(const ir_type *a, const ir_type *b)
 		if (a->shape[i] != b->shape[i])
 			return false;
 	return true;
+}
+
+/* Equal types, a tile's layout aside (for results checked against a type built here). */
+static bool same_type(const ir_type *a, const ir_type *b)
+{
+	return a == b || (is_tile(a) && is_tile(b) && a->elem == b->elem && same_shape(a, b));
 }
 
 static bool is_i1(const ir_type *t) { return elem(t)->kind == IR_I1; }

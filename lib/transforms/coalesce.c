@@ -54,11 +54,10 @@ int pass_coalesce(ir_module *m, diag_engine *d)
 {
 	(void)d;
 	for (ir_func *f = m->funcs; f; f = f->next) {
-		const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
-		const ir_attr *nw = ir_func_attr(f, "num_warps");
-		if (!tw || tw->kind != IR_ATTR_INT)
+		int warp, warps;
+		if (!gpu_func_shape(f, &warp, &warps))
 			continue;
-		int threads = (int)tw->i * (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4);
+		int threads = warp * warps;
 		arena *a = ir_arena(m->ctx);
 		walk(m->ctx, axis_analyze(a, f), f->body, threads);
 	}

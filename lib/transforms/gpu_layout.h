@@ -11,6 +11,20 @@
 
 #include "ir/ir.h"
 
+/* A GPU kernel's warp size and number of warps: its threads_per_warp attribute (set by the
+ * driver for GPU targets) and num_warps (4 when absent). False, leaving both alone, for a
+ * function not compiled for a GPU. */
+static inline bool gpu_func_shape(const ir_func *f, int *warp, int *warps)
+{
+	const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
+	const ir_attr *nw = ir_func_attr(f, "num_warps");
+	if (!tw || tw->kind != IR_ATTR_INT)
+		return false;
+	*warp = (int)tw->i;
+	*warps = nw && nw->kind == IR_ATTR_INT ? (int)nw->i : 4;
+	return true;
+}
+
 /* Elements each thread holds. */
 static inline int gpu_per_thread(int64_t numel, int threads)
 {

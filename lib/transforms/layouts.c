@@ -125,12 +125,8 @@ int pass_assign_layouts(ir_module *m, diag_engine *d)
 {
 	assigner s = {.c = m->ctx, .d = d};
 	for (ir_func *f = m->funcs; f; f = f->next) {
-		const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
-		const ir_attr *nw = ir_func_attr(f, "num_warps");
-		if (!tw || tw->kind != IR_ATTR_INT)
+		if (!gpu_func_shape(f, &s.warp, &s.warps))
 			continue;
-		s.warp = (int)tw->i;
-		s.warps = (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4);
 		walk(&s, f->body, f->loc);
 	}
 	return s.errors != 0;

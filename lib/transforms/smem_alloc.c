@@ -27,12 +27,10 @@ int pass_smem_alloc(ir_module *m, diag_engine *d)
 {
 	(void)d;
 	for (ir_func *f = m->funcs; f; f = f->next) {
-		const ir_attr *tw = ir_func_attr(f, "threads_per_warp");
-		const ir_attr *nw = ir_func_attr(f, "num_warps");
-		if (!tw || tw->kind != IR_ATTR_INT)
+		int warp, warps;
+		if (!gpu_func_shape(f, &warp, &warps))
 			continue;
-		int warp = (int)tw->i;
-		int threads = warp * (int)(nw && nw->kind == IR_ATTR_INT ? nw->i : 4);
+		int threads = warp * warps;
 		ir_func_set_int(m->ctx, f, "shared", walk(m->ctx, f->body, threads, warp));
 	}
 	return 0;

@@ -32,43 +32,17 @@ static const char *kernel_path(const char *file)
 	return buf;
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *data;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	data = malloc((size_t)n);
-	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return data;
-}
-
-static int contains(const char *s, const char *part)
-{
-	return s && strstr(s, part) != NULL;
-}
-
 typedef int (*launch_fn)(tilert_kernel *, tilert_stream *, tilert_grid, void **, size_t);
 static const launch_fn launchers[2] = { tilert_launch, tilert_launch_ffi };
 static const char *const launcher_names[2] = { "grid", "ffi" };
 
 static void test_error_strings(void)
 {
-	CHECK(contains(tilert_error_string(TILERT_OK), "TILERT_OK"));
-	CHECK(contains(tilert_error_string(TILERT_ERR_FORMAT), "TILERT_ERR_FORMAT"));
-	CHECK(contains(tilert_error_string(TILERT_ERR_IO), "TILERT_ERR_IO"));
-	CHECK(contains(tilert_error_string(-1), "unknown"));
-	CHECK(contains(tilert_error_string(1000), "unknown"));
+	CHECK(test_contains(tilert_error_string(TILERT_OK), "TILERT_OK"));
+	CHECK(test_contains(tilert_error_string(TILERT_ERR_FORMAT), "TILERT_ERR_FORMAT"));
+	CHECK(test_contains(tilert_error_string(TILERT_ERR_IO), "TILERT_ERR_IO"));
+	CHECK(test_contains(tilert_error_string(-1), "unknown"));
+	CHECK(test_contains(tilert_error_string(1000), "unknown"));
 	CHECK(tilert_last_error() != NULL);
 }
 
@@ -95,7 +69,7 @@ static void test_introspection(tilert_module *mod)
 	CHECK(strcmp(info.type, "i32") == 0 && !info.is_pointer && info.kind == TILERT_TYPE_I32);
 	CHECK(info.size == 4 && info.divisibility == 0);
 	CHECK(tilert_kernel_param(k, 4, &info) == TILERT_ERR_INVALID_ARGUMENT);
-	CHECK(contains(tilert_last_error(), "has 4 parameter(s)"));
+	CHECK(test_contains(tilert_last_error(), "has 4 parameter(s)"));
 	CHECK(strcmp(tilert_kernel_meta(k, "target"), HOST) == 0);
 	CHECK(strcmp(tilert_kernel_meta(k, "block"), "1,1,1") == 0);
 	CHECK(strcmp(tilert_kernel_meta(k, "num_warps"), "4") == 0);
@@ -250,7 +224,7 @@ static void check_vscale(tilert_module *mod, int path)
 	rc = launchers[path](k, NULL, grid, args, 3);
 	if (!tilert_has_ffi()) {
 		CHECK(rc == TILERT_ERR_UNSUPPORTED);
-		CHECK(contains(tilert_last_error(), "without libffi"));
+		CHECK(test_contains(tilert_last_error(), "without libffi"));
 		return;
 	}
 	CHECK(rc == TILERT_OK);
@@ -316,16 +290,16 @@ static void test_launch_errors(tilert_module *mod)
 		CHECK(launch(k, NULL, one, NULL, 4) == TILERT_ERR_INVALID_ARGUMENT);
 		CHECK(launch(NULL, NULL, one, args, 4) == TILERT_ERR_INVALID_ARGUMENT);
 		CHECK(launch(k, NULL, zero, args, 4) == TILERT_ERR_INVALID_ARGUMENT);
-		CHECK(contains(tilert_last_error(), "bad grid 0x1x1"));
+		CHECK(test_contains(tilert_last_error(), "bad grid 0x1x1"));
 		CHECK(launch(k, NULL, wide, args, 4) == TILERT_ERR_INVALID_ARGUMENT);
 		CHECK(launch(k, NULL, huge, args, 4) == TILERT_ERR_LAUNCH);
-		CHECK(contains(tilert_last_error(), "too many programs"));
+		CHECK(test_contains(tilert_last_error(), "too many programs"));
 		args[1] = NULL;
 		CHECK(launch(k, NULL, one, args, 4) == TILERT_ERR_INVALID_ARGUMENT);
-		CHECK(contains(tilert_last_error(), "args[1] is NULL"));
+		CHECK(test_contains(tilert_last_error(), "args[1] is NULL"));
 		args[1] = &mis; /* *fp32:16 that is not 16-byte aligned */
 		CHECK(launch(k, NULL, one, args, 4) == TILERT_ERR_INVALID_ARGUMENT);
-		CHECK(contains(tilert_last_error(), "argument 1 (*fp32:16) is not divisible by 16"));
+		CHECK(test_contains(tilert_last_error(), "argument 1 (*fp32:16) is not divisible by 16"));
 		args[1] = &p;
 	}
 	/* i32:1 given 2 */
@@ -339,7 +313,7 @@ static void test_launch_errors(tilert_module *mod)
 		sargs[16] = &two;
 		CHECK(tilert_module_get_kernel(mod, "scalars", &k) == TILERT_OK);
 		CHECK(tilert_launch(k, NULL, one, sargs, 17) == TILERT_ERR_INVALID_ARGUMENT);
-		CHECK(contains(tilert_last_error(), "(i32:1) was specialized to 1, got 2"));
+		CHECK(test_contains(tilert_last_error(), "(i32:1) was specialized to 1, got 2"));
 	}
 }
 
@@ -394,7 +368,7 @@ static void test_load_data(void)
 	unsigned char *data;
 	size_t size;
 
-	data = slurp(kernel_path("kernels.so"), &size);
+	data = test_slurp(kernel_path("kernels.so"), &size);
 	CHECK(data != NULL);
 	if (!data)
 		return;
@@ -435,12 +409,12 @@ static void test_bad_modules(const char *foreign)
 		mod = (tilert_module *)1;
 		CHECK(tilert_module_load_file(kernel_path(cases[i].file), &mod) == TILERT_ERR_FORMAT);
 		CHECK(mod == NULL);
-		if (!contains(tilert_last_error(), cases[i].message))
+		if (!test_contains(tilert_last_error(), cases[i].message))
 			fprintf(stderr, "%s: got '%s'\n", cases[i].file, tilert_last_error());
-		CHECK(contains(tilert_last_error(), cases[i].message));
+		CHECK(test_contains(tilert_last_error(), cases[i].message));
 	}
 	CHECK(tilert_module_load_file(kernel_path("missing.so"), &mod) == TILERT_ERR_IO);
-	CHECK(contains(tilert_last_error(), "missing.so"));
+	CHECK(test_contains(tilert_last_error(), "missing.so"));
 	CHECK(tilert_module_load_file(kernel_dir, &mod) != TILERT_OK); /* a directory */
 	CHECK(tilert_module_load_file(NULL, &mod) == TILERT_ERR_INVALID_ARGUMENT);
 	CHECK(tilert_module_load_file(kernel_path("kernels.so"), NULL) == TILERT_ERR_INVALID_ARGUMENT);

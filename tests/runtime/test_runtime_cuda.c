@@ -64,39 +64,13 @@ static const char fill_ptx[] =
 static int has_cuda;
 static int has_libcuda; /* libcuda.so.1 can be opened, device or not */
 
-static int contains(const char *s, const char *part)
-{
-	return s && strstr(s, part) != NULL;
-}
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *data;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	data = malloc((size_t)n + 1);
-	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return data;
-}
-
 /* Without a usable driver: TILERT_ERR_NO_DRIVER, saying what was refused and why. */
 static void check_no_driver(int rc, const char *what)
 {
 	CHECK(rc == TILERT_ERR_NO_DRIVER);
-	CHECK(contains(tilert_last_error(), what));
+	CHECK(test_contains(tilert_last_error(), what));
 	if (!has_libcuda)
-		CHECK(contains(tilert_last_error(), NO_DRIVER_MESSAGE));
+		CHECK(test_contains(tilert_last_error(), NO_DRIVER_MESSAGE));
 }
 
 /* A cubin-like ELF header: EM_CUDA, nothing else. */
@@ -129,7 +103,7 @@ static void test_modules(const char *ptx_path)
 		if (rc == TILERT_OK)
 			CHECK(tilert_module_num_kernels(mod) == 2);
 		else
-			CHECK(contains(tilert_last_error(), "cuModuleLoadDataEx: CUDA_ERROR_"));
+			CHECK(test_contains(tilert_last_error(), "cuModuleLoadDataEx: CUDA_ERROR_"));
 		tilert_module_unload(mod);
 		mod = NULL;
 	}
@@ -141,7 +115,7 @@ static void test_modules(const char *ptx_path)
 		CHECK(rc == TILERT_OK);
 		CHECK(tilert_module_format(mod) == TILERT_FORMAT_PTX);
 		CHECK(tilert_module_num_kernels(mod) == 1);
-		CHECK(contains(tilert_module_kernel_name(mod, 0), "fill"));
+		CHECK(test_contains(tilert_module_kernel_name(mod, 0), "fill"));
 	}
 	tilert_module_unload(mod);
 	mod = NULL;
@@ -151,7 +125,7 @@ static void test_modules(const char *ptx_path)
 	if (!has_cuda)
 		check_no_driver(rc, "cannot load a cubin");
 	else
-		CHECK(rc != TILERT_OK && contains(tilert_last_error(), "cuModuleLoadDataEx"));
+		CHECK(rc != TILERT_OK && test_contains(tilert_last_error(), "cuModuleLoadDataEx"));
 	CHECK(mod == NULL);
 }
 
@@ -330,11 +304,11 @@ int main(int argc, char **argv)
 	test_modules(argv[1]);
 	test_fill_on_device();
 	test_device_memory();
-	CHECK((ptx = slurp(argv[1], &ptx_size)) != NULL);
+	CHECK((ptx = test_slurp(argv[1], &ptx_size)) != NULL);
 	if (ptx)
 		test_ptx_scan(ptx, ptx_size);
 	if (argc > 2) {
-		CHECK((cubin = slurp(argv[2], &cubin_size)) != NULL);
+		CHECK((cubin = test_slurp(argv[2], &cubin_size)) != NULL);
 		if (cubin)
 			test_cubin_scan(cubin, cubin_size);
 	}

@@ -25,27 +25,6 @@ static uint64_t rng(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *data;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	data = malloc((size_t)n);
-	if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	*size = (size_t)n;
-	return data;
-}
-
 /* Loads and, when that works, unloads; returns the code and checks that a failure left
  * *out NULL and a message. */
 static int try_load(const void *data, size_t size)
@@ -63,11 +42,6 @@ static int try_load(const void *data, size_t size)
 	return rc;
 }
 
-static int contains(const char *s, const char *part)
-{
-	return s && strstr(s, part) != NULL;
-}
-
 static void test_trivial(void)
 {
 	tilert_module *mod;
@@ -78,9 +52,9 @@ static void test_trivial(void)
 	CHECK(tilert_module_load_data(NULL, 5, &mod) == TILERT_ERR_INVALID_ARGUMENT);
 	CHECK(tilert_module_load_data("abc", 3, NULL) == TILERT_ERR_INVALID_ARGUMENT);
 	CHECK(try_load("\177ELF", 4) == TILERT_ERR_FORMAT);
-	CHECK(contains(tilert_last_error(), "truncated ELF"));
+	CHECK(test_contains(tilert_last_error(), "truncated ELF"));
 	CHECK(try_load("hello, world", 12) == TILERT_ERR_FORMAT);
-	CHECK(contains(tilert_last_error(), "not a tilecc artifact"));
+	CHECK(test_contains(tilert_last_error(), "not a tilecc artifact"));
 	CHECK(tilert_format_detect(NULL, 0) == TILERT_FORMAT_UNKNOWN);
 	CHECK(strcmp(tilert_format_name(TILERT_FORMAT_HSACO), "hsaco") == 0);
 }
@@ -134,29 +108,29 @@ static void test_gpu_formats(void)
 		CHECK(try_load(&eh, sizeof eh) != TILERT_OK);
 	} else {
 		CHECK(try_load(&eh, sizeof eh) == TILERT_ERR_NO_DRIVER);
-		CHECK(contains(tilert_last_error(), "cubin"));
+		CHECK(test_contains(tilert_last_error(), "cubin"));
 	}
 	eh.e_machine = 224; /* EM_AMDGPU */
 	CHECK(tilert_format_detect(&eh, sizeof eh) == TILERT_FORMAT_HSACO);
 	CHECK(try_load(&eh, sizeof eh) == TILERT_ERR_NO_DRIVER);
-	CHECK(contains(tilert_last_error(), "HSACO"));
+	CHECK(test_contains(tilert_last_error(), "HSACO"));
 	eh.e_machine = 183; /* EM_AARCH64: a host-like ELF of another machine */
 	CHECK(try_load(&eh, sizeof eh) == TILERT_ERR_FORMAT);
-	CHECK(contains(tilert_last_error(), "this is an aarch64 object"));
+	CHECK(test_contains(tilert_last_error(), "this is an aarch64 object"));
 	eh.e_machine = 9999;
 	CHECK(try_load(&eh, sizeof eh) == TILERT_ERR_FORMAT);
-	CHECK(contains(tilert_last_error(), "machine 9999"));
+	CHECK(test_contains(tilert_last_error(), "machine 9999"));
 	eh.e_ident[EI_CLASS] = ELFCLASS32;
 	CHECK(try_load(&eh, sizeof eh) == TILERT_ERR_FORMAT);
-	CHECK(contains(tilert_last_error(), "32-bit"));
+	CHECK(test_contains(tilert_last_error(), "32-bit"));
 
 	CHECK(tilert_format_detect(ptx, sizeof ptx - 1) == TILERT_FORMAT_PTX);
 	if (tilert_has_cuda()) {
 		CHECK(try_load(ptx, sizeof ptx - 1) == TILERT_ERR_FORMAT);
-		CHECK(contains(tilert_last_error(), "no tilecc kernels in this PTX module"));
+		CHECK(test_contains(tilert_last_error(), "no tilecc kernels in this PTX module"));
 	} else {
 		CHECK(try_load(ptx, sizeof ptx - 1) == TILERT_ERR_NO_DRIVER);
-		CHECK(contains(tilert_last_error(), "PTX"));
+		CHECK(test_contains(tilert_last_error(), "PTX"));
 	}
 	CHECK(try_load(not_ptx, sizeof not_ptx - 1) == TILERT_ERR_FORMAT);
 	CHECK(try_load(open_comment, sizeof open_comment - 1) == TILERT_ERR_FORMAT);
@@ -182,10 +156,10 @@ static void test_truncated(const unsigned char *so, size_t size)
 			continue;
 		try_load(so, named[i]);
 		if (named[i] >= 4)
-			CHECK(contains(tilert_last_error(), "truncated ELF"));
+			CHECK(test_contains(tilert_last_error(), "truncated ELF"));
 	}
 	try_load(so, size - 1);
-	CHECK(contains(tilert_last_error(), "truncated ELF: section"));
+	CHECK(test_contains(tilert_last_error(), "truncated ELF: section"));
 	CHECK(try_load(so, size) == TILERT_OK);
 }
 
@@ -293,7 +267,7 @@ int main(int argc, char **argv)
 	test_random();
 	test_gpu_formats();
 	test_meta();
-	so = slurp(path, &size);
+	so = test_slurp(path, &size);
 	CHECK(so != NULL);
 	if (so) {
 		test_truncated(so, size);
