@@ -417,7 +417,7 @@ static LLVMValueRef exp_f32(cg *c, LLVMValueRef x, bool base2)
 #undef K
 }
 
-/* NVIDIA: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx,
+/* NVIDIA: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx, sqrt.approx,
  * rsqrt.approx); NULL when the op has no such form (the generic path follows). */
 static LLVMValueRef nv_math(cg *c, const ir_op *op, LLVMValueRef x)
 {
@@ -435,11 +435,30 @@ static LLVMValueRef nv_math(cg *c, const ir_op *op, LLVMValueRef x)
 	case IR_OP_SIN: name = "llvm.nvvm.sin.approx.f"; break;
 	case IR_OP_COS: name = "llvm.nvvm.cos.approx.f"; break;
 	case IR_OP_RSQRT: name = "llvm.nvvm.rsqrt.approx.f"; break;
+	case IR_OP_SQRT: /* tl.sqrt; tl.sqrt_rn ({precise}) is llvm.sqrt, sqrt.rn */
+		if (ir_op_int(op, "precise", 0))
+			return NULL;
+		name = "llvm.nvvm.sqrt.approx.ftz.f";
+		break;
 	default: return NULL;
 	}
 	f = cg_intrinsic(c, name, NULL, 0, &fty);
 	LLVMValueRef r = LLVMBuildCall2(b, fty, f, &arg, 1, "");
 	return post != 1.0 ? LLVMBuildFMul(b, r, LLVMConstReal(c->t_f32, post), "") : r;
+}
+
+/* fp32 `/` on NVIDIA as Triton compiles it: div.full.f32 (2 ulp, no slow path); tl.div_rn
+ * and fdiv(ieee_rounding=True) carry {precise} and stay IEEE (div.rn). LLVM 19 has no
+ * intrinsic for it. */
+static LLVMValueRef nv_div_full(cg *c, LLVMValueRef x, LLVMValueRef y)
+{
+	static const char text[] = "div.full.f32 $0, $1, $2;", cons[] = "=f,f,f";
+	LLVMTypeRef args[2] = {c->t_f32, c->t_f32};
+	LLVMTypeRef ft = LLVMFunctionType(c->t_f32, args, 2, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, sizeof text - 1, (char *)cons, sizeof cons - 1,
+					   0, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef argv[2] = {x, y};
+	return LLVMBuildCall2(c->b, ft, fn, argv, 2, "");
 }
 
 /* Math on fp16/bf16 runs in fp32. */
@@ -536,7 +555,10 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 	case IR_OP_ADDF: return fm(c, LLVMBuildFAdd(b, a[0], a[1], ""));
 	case IR_OP_SUBF: return fm(c, LLVMBuildFSub(b, a[0], a[1], ""));
 	case IR_OP_MULF: return fm(c, LLVMBuildFMul(b, a[0], a[1], ""));
-	case IR_OP_DIVF: return LLVMBuildFDiv(b, a[0], a[1], "");
+	case IR_OP_DIVF:
+		if (c->gpu && LLVMTypeOf(a[0]) == c->t_f32 && !ir_op_int(op, "precise", 0))
+			return nv_div_full(c, a[0], a[1]);
+		return LLVMBuildFDiv(b, a[0], a[1], "");
 	case IR_OP_REMF: return LLVMBuildFRem(b, a[0], a[1], "");
 	case IR_OP_NEGF: return LLVMBuildFNeg(b, a[0], "");
 	case IR_OP_MAXNUMF: return call2(c, "llvm.maxnum", a[0], a[1]);
