@@ -26,6 +26,10 @@ extern const target_desc cpu_target;
 extern const target_desc *const target_all[];
 /* The target whose family or cpu list names `name`; NULL when unknown. */
 const target_desc *target_lookup(const char *name);
+/* The LLVM processor name of an AMD --target: gfx names as they are, dcu and dcu-z100 (the
+ * Hygon DCU Z100) gfx906, amdgcn or NULL the default, gfx942. */
+const char *amdgpu_gpu_name(const char *target);
+
 /* The host's target (x86-64 on this machine). */
 const target_desc *target_host(void);
 

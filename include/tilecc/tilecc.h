@@ -82,6 +82,7 @@ typedef struct tilecc_options {
 	int time_report;         /* -ftime-report */
 	int verify_each;         /* run the IR verifier after every pass */
 	int print_metadata;      /* put each kernel's launch metadata (NAME__meta) in the report */
+	int code_object_version; /* AMD: HSA code object version, 4 or 5; 0: default (5) */
 } tilecc_options;
 
 /* The result of a compilation: bytes owned by the caller, freed with tilecc_output_free(). */

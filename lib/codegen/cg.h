@@ -25,7 +25,8 @@ typedef struct cg {
 	struct axis_info *ai;     /* contiguity facts, NULL when not computed */
 	bool reassoc;             /* inside a reduction's combine: FP ops may reassociate */
 	bool soft_half;           /* no hardware fp16 conversions: convert in integer ops */
-	bool gpu;                 /* NVPTX: math through the GPU's approximate instructions */
+	bool gpu;                 /* a GPU target: the lowering of lower_gpu.c, fma contraction */
+	const struct gpu_isa *isa; /* the GPU target's table (gpu_isa.h), NULL for CPUs */
 	strbuf *meta_out;         /* --print-metadata: each kernel's NAME__meta text is appended */
 	void *dib;                /* LLVMDIBuilderRef for line tables, NULL before the first use */
 	LLVMMetadataRef dsp;      /* the subprogram of the function being lowered, or NULL */
@@ -35,7 +36,8 @@ typedef struct cg {
 	int vec_bytes; /* preferred vector width of the target, in bytes */
 } cg;
 
-/* Reports an internal or unsupported-construct error at op and abandons the lowering. */
+/* Reports an internal or unsupported-construct error at op (NULL: at the function being
+ * lowered) and abandons the lowering. */
 _Noreturn void cg_fail(cg *c, const ir_op *op, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -34,6 +34,12 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
 		  strbuf *meta_out, tilecc_emit emit, char **out, size_t *len);
 
+/* Lowers every function of m for AMD GPU `gpu` (gfx906, gfx90a, gfx942, ...; wave64) with
+ * code object version code_object (4 or 5) and writes LLVM IR, AMDGCN assembly
+ * (TILECC_EMIT_ASM), an ELF object or an HSACO (linked by ld.lld) into *out. */
+int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int code_object,
+		   int opt_level, strbuf *meta_out, tilecc_emit emit, char **out, size_t *len);
+
 /* PTX to cubin in process through libnvJitLink (dlopen). Returns 0 with the cubin, 1 after
  * reporting a compile error, or -1 when the library is not available (use ptxas). */
 int codegen_nvjitlink(diag_engine *d, const char *arch, const char *ptx, size_t n, char **out,

@@ -22,6 +22,8 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen.h"
+#include "codegen/devmath.h"
+#include "codegen/gpu_isa.h"
 #include "codegen/lower.h"
 #include "transforms/axis_info.h"
 
@@ -563,6 +565,7 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	c.meta_out = meta_out;
 	c.vec_bytes = 16;
 	c.gpu = true;
+	c.isa = &nvptx_isa;
 	const char *triple = "nvptx64-nvidia-cuda";
 	/* sm_90a is sm_90 to LLVM 19; PTX 8.0 is what ptxas 12+ and driver 525+ take */
 	char cpu[16];
@@ -592,6 +595,179 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		rc = ptx_to_cubin(d, arch, ptx, n, out, len);
 	free(ptx);
 done:
+	cg_close(&c, tm);
+	return rc;
+}
+
+/* ---- AMD ---------------------------------------------------------------------------------- */
+
+static void init_amdgpu(void)
+{
+	static int done;
+	if (done)
+		return;
+	LLVMInitializeAMDGPUTargetInfo();
+	LLVMInitializeAMDGPUTarget();
+	LLVMInitializeAMDGPUTargetMC();
+	LLVMInitializeAMDGPUAsmPrinter();
+	done = 1;
+}
+
+/* Links tilecc's AMD device library (devmath.c as amdgcn bitcode, built into tilecc) when
+ * the module calls one of its functions. */
+static int link_devmath(cg *c)
+{
+	bool needed = false;
+	for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f && !needed; f = LLVMGetNextFunction(f))
+		needed = LLVMCountBasicBlocks(f) == 0 && !strncmp(LLVMGetValueName(f), "__tilecc_dm_", 12);
+	if (!needed)
+		return 0;
+#ifdef TILECC_HAVE_DEVMATH
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(
+	    (const char *)tilecc_devmath_amdgpu_bc, (size_t)tilecc_devmath_amdgpu_bc_len, "devmath.bc", 0);
+	LLVMModuleRef lib;
+	int bad = LLVMParseBitcodeInContext2(c->ctx, mb, &lib);
+	LLVMDisposeMemoryBuffer(mb);
+	if (bad) {
+		diag_internal(c->d, "the AMD device library built into tilecc does not parse");
+		return 1;
+	}
+	LLVMSetTarget(lib, LLVMGetTarget(c->mod));
+	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->mod));
+	if (LLVMLinkModules2(c->mod, lib)) {
+		diag_internal(c->d, "cannot link the AMD device library");
+		return 1;
+	}
+	return 0;
+#else
+	diag_error(c->d, SRCLOC_NONE, "this kernel needs fp64 math, erf or tanh on an AMD GPU, and this "
+				      "build of tilecc has no AMD device library (clang-19 was not found "
+				      "when it was built; see scripts/install-deps.sh)");
+	return 1;
+#endif
+}
+
+/* tilecc's own helpers (the barrier, the device library) are internal to the kernel
+ * module once linked: the optimizer inlines them and drops what is unused. */
+static void internalize_helpers(cg *c)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+		if (LLVMCountBasicBlocks(f) && !strncmp(LLVMGetValueName(f), "__tilecc_", 9)) {
+			LLVMSetLinkage(f, LLVMInternalLinkage);
+			LLVMSetVisibility(f, LLVMDefaultVisibility);
+		}
+}
+
+/* The AMD GPU an ELF object is for (e_flags' EF_AMDGPU_MACH bits; 0 when LLVM did not know
+ * the processor it was asked for). */
+static unsigned elf_amdgpu_mach(const char *obj, size_t n)
+{
+	if (n < 64 || memcmp(obj, "\177ELF", 4))
+		return 0;
+	uint32_t flags;
+	memcpy(&flags, obj + 48, 4);
+	return flags & 0xff;
+}
+
+/* Whether LLVM knows the processor of tm: for one it does not, it warns and makes generic
+ * code, which no GPU loads, so an empty module's object tells. Code generation changes the
+ * module it runs on, so the kernel module itself cannot be asked first. */
+static bool amdgpu_knows(LLVMTargetMachineRef tm, const char *triple)
+{
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m = LLVMModuleCreateWithNameInContext("probe", ctx);
+	LLVMSetTarget(m, triple);
+	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(m, td);
+	LLVMDisposeTargetData(td);
+	char *err = NULL;
+	LLVMMemoryBufferRef mb = NULL;
+	bool ok = false;
+	if (!LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &mb)) {
+		ok = elf_amdgpu_mach(LLVMGetBufferStart(mb), LLVMGetBufferSize(mb)) != 0;
+		LLVMDisposeMemoryBuffer(mb);
+	}
+	LLVMDisposeMessage(err);
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	return ok;
+}
+
+/* ld.lld for HSACO: TILECC_LD_LLD, the LLVM installation tilecc was built with, then the
+ * usual places (find_lld). */
+static const char *find_lld_amdgpu(void)
+{
+	const char *env = getenv("TILECC_LD_LLD");
+	if (env && *env)
+		return access(env, X_OK) == 0 ? env : NULL;
+#ifdef TILECC_LLVM_BINDIR
+	if (access(TILECC_LLVM_BINDIR "/ld.lld", X_OK) == 0)
+		return TILECC_LLVM_BINDIR "/ld.lld";
+#endif
+	return find_lld();
+}
+
+int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int code_object,
+		   int opt_level, strbuf *meta_out, tilecc_emit emit, char **out, size_t *len)
+{
+	init_amdgpu();
+	cg c;
+	cg_open(&c, d, a, m);
+	c.meta_out = meta_out;
+	c.vec_bytes = 16;
+	c.gpu = true;
+	c.isa = &amdgpu_isa;
+	const char *triple = "amdgcn-amd-amdhsa";
+	char *err = NULL;
+	LLVMTargetRef target;
+	LLVMTargetMachineRef tm = NULL;
+	char *obj = NULL;
+	size_t olen = 0;
+	int rc = 1;
+	if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+		diag_error(d, SRCLOC_NONE, "LLVM has no AMDGPU target: %s", err);
+		LLVMDisposeMessage(err);
+		goto done;
+	}
+	/* wave64 everywhere: gfx9 has nothing else, and the layouts assume it */
+	tm = LLVMCreateTargetMachine(target, triple, gpu, "+wavefrontsize64", opt_level == 0 ? LLVMCodeGenLevelNone
+											     : LLVMCodeGenLevelAggressive,
+				     LLVMRelocPIC, LLVMCodeModelDefault);
+	if (!tm) {
+		diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (%s)", triple, gpu);
+		goto done;
+	}
+	if (!amdgpu_knows(tm, triple)) {
+		diag_error(d, SRCLOC_NONE, "LLVM %s does not know the AMD GPU '%s' (Hygon's newer DCUs, "
+					   "gfx926/gfx928/gfx936, need the DTK's LLVM: docs/amdgpu.md)",
+			   codegen_llvm_version(), gpu);
+		goto done;
+	}
+	cg_target(&c, tm, triple);
+	LLVMAddModuleFlag(c.mod, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
+			  LLVMValueAsMetadata(cg_i32(&c, code_object * 100)));
+	if (lower_all(&c, m, a, "amdgcn", gpu, "") || link_devmath(&c))
+		goto done;
+	internalize_helpers(&c);
+	if (optimize(&c, tm, opt_level))
+		goto done;
+	if (emit != TILECC_EMIT_HSACO) {
+		rc = emit_module(&c, tm, emit, out, len);
+		goto done;
+	}
+	if ((rc = emit_module(&c, tm, TILECC_EMIT_OBJ, &obj, &olen)))
+		goto done;
+	rc = 1;
+	const char *lld = find_lld_amdgpu();
+	if (!lld) {
+		diag_error(d, SRCLOC_NONE, "cannot find ld.lld to link the HSACO (install lld-19, or set "
+					   "TILECC_LD_LLD)");
+		goto done;
+	}
+	char *argv[] = {(char *)lld, "-shared", "--no-undefined", "-o", "@OUT", "@IN"};
+	rc = through_tool(d, "linking the HSACO", "k.o", obj, olen, argv, 6, out, len);
+done:
+	free(obj);
 	cg_close(&c, tm);
 	return rc;
 }

@@ -8,9 +8,9 @@
  * Errors are reported through c->d and longjmp to c->fail. */
 int lower_cpu_func(cg *c, const ir_func *f, const char *target_family);
 
-/* Adds the NVPTX kernel NAME (with nvvm.annotations) and its NAME__meta global for f to
- * c->mod; meta_params is the signature text for the metadata. *shared receives the bytes
- * of dynamic shared memory a launch needs. */
+/* Adds the GPU kernel NAME (in the form c->isa gives it) and its NAME__meta global for f
+ * to c->mod; meta_params is the signature text for the metadata. *shared receives the
+ * bytes of shared memory the kernel uses. */
 int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared);
 
 #endif

@@ -1,6 +1,9 @@
-/* lower_gpu.c: tile IR to LLVM IR for NVIDIA GPUs (NVPTX).
+/* lower_gpu.c: tile IR to LLVM IR for GPUs (NVIDIA and AMD). What differs between them
+ * (thread indices, barriers, shuffles, shared memory, the kernel's form) comes from the
+ * target's table, c->isa (gpu_isa.h).
  *
- * A program is a CTA of T = num_warps * 32 threads. A tile of N elements is distributed by
+ * A program is a CTA (workgroup) of T = num_warps * warp threads (a warp is 32 threads on
+ * NVIDIA, a wave 64 on AMD). A tile of N elements is distributed by
  * its flattened (row-major) index: with E = N / T elements per thread (N >= T) in groups of
  * V consecutive elements, thread t owns the indices ((e / V) * T + t) * V + e % V for
  * e < E; a tile smaller than the CTA is replicated (thread t holds index t % N). Because the
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
+#include "codegen/gpu_isa.h"
 #include "codegen/lower.h"
 #include "transforms/axis_info.h"
 #include "transforms/gpu_layout.h"
@@ -30,6 +34,7 @@ typedef struct gtile {
 typedef struct gpu {
 	cg *c;
 	int T;                  /* threads per program */
+	int warp;               /* threads per warp */
 	LLVMValueRef tid;       /* thread index (i32) */
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
@@ -109,9 +114,7 @@ static LLVMValueRef opnd(cg *c, const ir_value *v, int e)
 
 static void barrier(cg *c)
 {
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, "llvm.nvvm.barrier0", NULL, 0, &fty);
-	LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
+	c->isa->barrier(c);
 }
 
 /* The barrier before an op overwrites shared memory that others may still read: placed by
@@ -160,13 +163,6 @@ static LLVMValueRef from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef
 /* ---- index arithmetic ---------------------------------------------------------------------- */
 
 /* ---- ops ------------------------------------------------------------------------------------ */
-
-static LLVMValueRef sreg(cg *c, const char *name)
-{
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, name, NULL, 0, &fty);
-	return LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
-}
 
 static void lower_elementwise(cg *c, const ir_op *op)
 {
@@ -290,11 +286,9 @@ static void lower_shape(cg *c, const ir_op *op)
 	}
 	case IR_OP_PROGRAM_ID:
 	case IR_OP_NUM_PROGRAMS: {
-		static const char *const names[2][3] = {
-		    {"llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z"},
-		    {"llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z"}};
-		int64_t axis = ir_op_int(op, "axis", 0);
-		put(c, &op->results[0], sreg(c, names[op->code == IR_OP_NUM_PROGRAMS][axis]));
+		int axis = (int)ir_op_int(op, "axis", 0);
+		put(c, &op->results[0], op->code == IR_OP_NUM_PROGRAMS ? c->isa->num_programs(c, axis)
+								       : c->isa->program_id(c, axis));
 		return;
 	}
 	case IR_OP_MAKE_RANGE: {
@@ -333,7 +327,7 @@ static void lower_shape(cg *c, const ir_op *op)
 		exchange(c, op, 0, remap_trans);
 		return;
 	default:
-		cg_fail(c, op, "the NVIDIA backend cannot lower '%s' yet", ir_ops[op->code].name);
+		cg_fail(c, op, "the GPU backends cannot lower '%s' yet", ir_ops[op->code].name);
 	}
 }
 
@@ -361,53 +355,6 @@ static LLVMValueRef pred_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef
 	LLVMBasicBlockRef bbs[2] = {then, pre};
 	LLVMAddIncoming(phi, vals, bbs, 2);
 	return phi;
-}
-
-/* A masked load of 4, 8 or 16 bytes as one predicated PTX instruction, as Triton emits it:
- * the destination words start as `other` and `@p ld.global` overwrites them. LLVM would
- * otherwise branch around the load; on the H200 this moved layernorm from 0.88x to 0.95x
- * Triton (docs/perf.md). Marked as having side effects so that it stays in order with the
- * kernel's stores. */
-static LLVMValueRef asm_pred_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m,
-				  LLVMValueRef other, int bytes)
-{
-	int nw = bytes / 4;
-	LLVMTypeRef wt = LLVMVectorType(c->t_i32, (unsigned)nw);
-	LLVMValueRef ow = LLVMBuildBitCast(c->b, other, nw == 1 ? c->t_i32 : wt, "");
-	char text[256];
-	static const char *const dst[] = {"", "$0", "{$0, $1}", "", "{$0, $1, $2, $3}"};
-	static const char *const vec[] = {"", "", ".v2", "", ".v4"};
-	int n = 0;
-	for (int i = 0; i < nw; i++)
-		n += snprintf(text + n, sizeof text - (size_t)n, "mov.b32 $%d, $%d;\n\t", i, nw + 2 + i);
-	snprintf(text + n, sizeof text - (size_t)n, "@$%d ld.global%s.b32 %s, [$%d];", nw + 1, vec[nw],
-		 dst[nw], nw);
-	char cons[64];
-	n = 0;
-	for (int i = 0; i < nw; i++)
-		n += snprintf(cons + n, sizeof cons - (size_t)n, "=r,");
-	n += snprintf(cons + n, sizeof cons - (size_t)n, "l,b");
-	for (int i = 0; i < nw; i++)
-		n += snprintf(cons + n, sizeof cons - (size_t)n, ",r");
-	LLVMTypeRef words[4] = {c->t_i32, c->t_i32, c->t_i32, c->t_i32};
-	LLVMTypeRef rt = nw == 1 ? c->t_i32 : LLVMStructTypeInContext(c->ctx, words, (unsigned)nw, 0);
-	LLVMTypeRef args[6] = {c->t_ptr, c->t_i1};
-	LLVMValueRef argv[6] = {p, m};
-	for (int i = 0; i < nw; i++) {
-		args[2 + i] = c->t_i32;
-		argv[2 + i] = nw == 1 ? ow : LLVMBuildExtractElement(c->b, ow, cg_i32(c, i), "");
-	}
-	LLVMTypeRef ft = LLVMFunctionType(rt, args, (unsigned)(2 + nw), 0);
-	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
-					   LLVMInlineAsmDialectATT, 0);
-	LLVMValueRef r = LLVMBuildCall2(c->b, ft, fn, argv, (unsigned)(2 + nw), "");
-	if (nw == 1)
-		return LLVMBuildBitCast(c->b, r, t, "");
-	LLVMValueRef v = LLVMGetPoison(wt);
-	for (int i = 0; i < nw; i++)
-		v = LLVMBuildInsertElement(c->b, v, LLVMBuildExtractValue(c->b, r, (unsigned)i, ""),
-					   cg_i32(c, i), "");
-	return LLVMBuildBitCast(c->b, v, t, "");
 }
 
 static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, unsigned align)
@@ -472,7 +419,8 @@ static void lower_load(cg *c, const ir_op *op)
 		for (int j = 0; j < w; j++)
 			ov = LLVMBuildInsertElement(c->b, ov, o ? opnd(c, o, k + j) : LLVMConstNull(mt), cg_i32(c, j), "");
 		int bytes = w * (int)elem_bytes(e);
-		LLVMValueRef v = mv && bytes % 4 == 0 ? asm_pred_load(c, ptr, vt, mv, ov, bytes)
+		LLVMValueRef v = mv && bytes % 4 == 0 && c->isa->masked_load
+					 ? c->isa->masked_load(c, ptr, vt, mv, ov, bytes)
 					 : pred_load(c, ptr, vt, mv, ov, (unsigned)bytes);
 		for (int j = 0; j < w; j++)
 			r->v[k + j] = LLVMBuildExtractElement(c->b, v, cg_i32(c, j), "");
@@ -695,7 +643,6 @@ static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLV
 static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
 {
 	LLVMTypeRef t = LLVMTypeOf(v);
-	bool fl = t == c->t_f32;
 	LLVMValueRef x = t == c->t_f32 || t == c->t_i32 ? v : NULL;
 	if (!x) {
 		/* widen narrow types to 32 bits for the shuffle */
@@ -704,10 +651,7 @@ static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
 		else
 			x = LLVMBuildZExt(c->b, v, c->t_i32, "");
 	}
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, fl ? "llvm.nvvm.shfl.sync.bfly.f32" : "llvm.nvvm.shfl.sync.bfly.i32", NULL, 0, &fty);
-	LLVMValueRef args[4] = {cg_i32(c, -1), x, cg_i32(c, lane_mask), cg_i32(c, 31)};
-	LLVMValueRef r = LLVMBuildCall2(c->b, fty, f, args, 4, "");
+	LLVMValueRef r = c->isa->shfl_xor(c, x, lane_mask, G->warp, G->tid);
 	if (t == c->t_f32 || t == c->t_i32)
 		return r;
 	if (t == c->t_f16 || t == c->t_bf16)
@@ -786,18 +730,19 @@ static void lower_reduce(cg *c, const ir_op *op)
 			}
 			combine(c, region, x, 2 * n, acc);
 		}
-		for (int lm = 16; lm >= 1; lm /= 2) {
+		for (int lm = G->warp / 2; lm >= 1; lm /= 2) {
 			for (int k = 0; k < n; k++) {
 				x[k] = acc[k];
 				x[n + k] = shfl_xor(c, acc[k], lm);
 			}
 			combine(c, region, x, 2 * n, acc);
 		}
-		int W = G->T / 32;
+		int W = G->T / G->warp;
 		if (W > 1) {
 			lead_barrier(c);
-			LLVMValueRef warp = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, 32), "");
-			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, G->tid, cg_i32(c, 32), ""), cg_i32(c, 0), "");
+			LLVMValueRef warp = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
+			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, G->tid, cg_i32(c, G->warp), ""),
+							   cg_i32(c, 0), "");
 			int64_t off = 0;
 			int64_t offs[8];
 			for (int k = 0; k < n; k++) {
@@ -941,7 +886,7 @@ static void lower_dot(cg *c, const ir_op *op)
 	const ir_value *a = op->operands[0], *b = op->operands[1], *ac = op->operands[2];
 	const ir_type *rt = op->results[0].type, *re = rt->elem;
 	if (rt->rank != 2)
-		cg_fail(c, op, "batched tl.dot is not supported by the NVIDIA backend yet");
+		cg_fail(c, op, "batched tl.dot is not supported by the GPU backends yet");
 	int64_t M = rt->shape[0], N = rt->shape[1], K = a->type->shape[1];
 	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
 	lead_barrier(c);
@@ -1194,43 +1139,38 @@ static void lower_block(cg *c, const ir_block *b)
 		lower_op(c, op);
 }
 
-static void add_annotation(cg *c, LLVMValueRef fn, const char *key, int64_t v)
-{
-	LLVMMetadataRef ops[3] = {LLVMValueAsMetadata(fn), LLVMMDStringInContext2(c->ctx, key, strlen(key)),
-				  LLVMValueAsMetadata(cg_i32(c, v))};
-	LLVMAddNamedMetadataOperand(c->mod, "nvvm.annotations",
-				    LLVMMetadataAsValue(c->ctx, LLVMMDNodeInContext2(c->ctx, ops, 3)));
-}
-
 int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared)
 {
 	gpu g = {.c = c};
 	G = &g;
 	c->f = f;
+	const gpu_isa *isa = c->isa;
 	int warp = 32, warps = 4; /* the driver sets both on every GPU function */
 	gpu_func_shape(f, &warp, &warps);
 	g.T = warp * warps;
+	g.warp = warp;
 	int np = f->body->nargs;
 	LLVMTypeRef *pt = calloc((size_t)np + 1, sizeof(LLVMTypeRef));
-	for (int i = 0; i < np; i++)
+	LLVMTypeRef gptr = LLVMPointerTypeInContext(c->ctx, isa->param_addrspace);
+	for (int i = 0; i < np; i++) {
 		pt[i] = cg_abi_type(c, f->body->args[i]->type);
+		if (pt[i] == c->t_ptr)
+			pt[i] = gptr;
+	}
 	c->fn = LLVMAddFunction(c->mod, f->name, LLVMFunctionType(c->t_void, pt, (unsigned)np, 0));
 	free(pt);
-	LLVMValueRef sm = LLVMGetNamedGlobal(c->mod, "tilecc_smem");
-	if (!sm) {
-		sm = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->t_i8, 0), "tilecc_smem", 3);
-		LLVMSetLinkage(sm, LLVMExternalLinkage);
-		LLVMSetAlignment(sm, 16);
-	}
-	g.smem = sm;
+	g.smem = isa->smem_begin(c, c->fn);
 	cg_debug_begin(c, f, c->fn);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "entry");
 	LLVMPositionBuilderAtEnd(c->b, entry);
 	c->entry = entry;
-	g.tid = sreg(c, "llvm.nvvm.read.ptx.sreg.tid.x");
+	g.tid = isa->thread_id(c);
 	for (int i = 0; i < np; i++) {
 		const ir_type *t = f->body->args[i]->type;
-		put(c, f->body->args[i], cg_from_abi(c, t, LLVMGetParam(c->fn, (unsigned)i)));
+		LLVMValueRef p = LLVMGetParam(c->fn, (unsigned)i);
+		if (LLVMTypeOf(p) == gptr && gptr != c->t_ptr)
+			p = LLVMBuildAddrSpaceCast(c->b, p, c->t_ptr, "");
+		put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	lower_block(c, f->body);
@@ -1239,14 +1179,18 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)
 		cg_fail(c, NULL, "internal: the kernel uses %lld bytes of shared memory, smem-alloc planned %lld",
 			(long long)g.smem_bytes, (long long)planned->i);
-	add_annotation(c, c->fn, "kernel", 1);
-	add_annotation(c, c->fn, "maxntidx", g.T);
+	isa->finish_kernel(c, c->fn, g.T, g.smem, g.smem_bytes);
 	*shared = g.smem_bytes;
 
 	/* NAME__meta in global memory, read by the runtime with cuModuleGetGlobal */
 	strbuf meta = {0};
-	strbuf_printf(&meta, "tilecc-kernel=1\nname=%s\ntarget=nvptx\nparams=%s\nnum_warps=%d\nshared=%lld\nblock=%d,1,1\n",
-		      f->name, meta_params, g.T / 32, (long long)g.smem_bytes, g.T);
+	/* shared= is what a launch must ask for; memory that the code object declares (AMD's
+	 * LDS) is not asked for again, and shows as lds= */
+	strbuf_printf(&meta, "tilecc-kernel=1\nname=%s\ntarget=%s\nparams=%s\nnum_warps=%d\nshared=%lld\n",
+		      f->name, isa->family, meta_params, warps, isa->static_smem ? 0LL : (long long)g.smem_bytes);
+	if (isa->static_smem)
+		strbuf_printf(&meta, "lds=%lld\n", (long long)g.smem_bytes);
+	strbuf_printf(&meta, "block=%d,1,1\n", g.T);
 	char name[512];
 	snprintf(name, sizeof name, "%s__meta", f->name);
 	LLVMValueRef str = LLVMConstStringInContext(c->ctx, meta.data, (unsigned)meta.len, 0);

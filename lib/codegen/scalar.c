@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
+#include "codegen/gpu_isa.h"
 
 _Noreturn void cg_fail(cg *c, const ir_op *op, const char *fmt, ...)
 {
@@ -19,7 +20,8 @@ _Noreturn void cg_fail(cg *c, const ir_op *op, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	diag_error(c->d, op ? op->loc : SRCLOC_NONE, "%s", buf);
+	/* without an op, the function being lowered is where the problem is */
+	diag_error(c->d, op ? op->loc : c->f ? c->f->loc : SRCLOC_NONE, "%s", buf);
 	longjmp(*c->fail, 1);
 }
 
@@ -69,6 +71,23 @@ LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys, L
 	LLVMValueRef f = LLVMGetIntrinsicDeclaration(c->mod, id, tys, (size_t)ntys);
 	*fnty = LLVMIntrinsicGetType(c->ctx, id, tys, (size_t)ntys);
 	return f;
+}
+
+LLVMValueRef cg_call0(cg *c, const char *name)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, name, NULL, 0, &fty);
+	return LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
+}
+
+LLVMValueRef cg_call_ext1(cg *c, const char *name, LLVMValueRef x)
+{
+	LLVMTypeRef xt = LLVMTypeOf(x);
+	LLVMTypeRef fty = LLVMFunctionType(xt, &xt, 1, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+	if (!f)
+		f = LLVMAddFunction(c->mod, name, fty);
+	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
 }
 
 static LLVMValueRef call1(cg *c, const char *name, LLVMValueRef x)
@@ -417,50 +436,6 @@ static LLVMValueRef exp_f32(cg *c, LLVMValueRef x, bool base2)
 #undef K
 }
 
-/* NVIDIA: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx, sqrt.approx,
- * rsqrt.approx); NULL when the op has no such form (the generic path follows). */
-static LLVMValueRef nv_math(cg *c, const ir_op *op, LLVMValueRef x)
-{
-	LLVMBuilderRef b = c->b;
-	LLVMTypeRef fty;
-	LLVMValueRef f;
-	const char *name = NULL;
-	LLVMValueRef arg = x;
-	double post = 1.0;
-	switch (op->code) {
-	case IR_OP_EXP: name = "llvm.nvvm.ex2.approx.f"; arg = LLVMBuildFMul(b, x, LLVMConstReal(c->t_f32, 1.4426950408889634), ""); break;
-	case IR_OP_EXP2: name = "llvm.nvvm.ex2.approx.f"; break;
-	case IR_OP_LOG: name = "llvm.nvvm.lg2.approx.f"; post = 0.6931471805599453; break;
-	case IR_OP_LOG2: name = "llvm.nvvm.lg2.approx.f"; break;
-	case IR_OP_SIN: name = "llvm.nvvm.sin.approx.f"; break;
-	case IR_OP_COS: name = "llvm.nvvm.cos.approx.f"; break;
-	case IR_OP_RSQRT: name = "llvm.nvvm.rsqrt.approx.f"; break;
-	case IR_OP_SQRT: /* tl.sqrt; tl.sqrt_rn ({precise}) is llvm.sqrt, sqrt.rn */
-		if (ir_op_int(op, "precise", 0))
-			return NULL;
-		name = "llvm.nvvm.sqrt.approx.ftz.f";
-		break;
-	default: return NULL;
-	}
-	f = cg_intrinsic(c, name, NULL, 0, &fty);
-	LLVMValueRef r = LLVMBuildCall2(b, fty, f, &arg, 1, "");
-	return post != 1.0 ? LLVMBuildFMul(b, r, LLVMConstReal(c->t_f32, post), "") : r;
-}
-
-/* fp32 `/` on NVIDIA as Triton compiles it: div.full.f32 (2 ulp, no slow path); tl.div_rn
- * and fdiv(ieee_rounding=True) carry {precise} and stay IEEE (div.rn). LLVM 19 has no
- * intrinsic for it. */
-static LLVMValueRef nv_div_full(cg *c, LLVMValueRef x, LLVMValueRef y)
-{
-	static const char text[] = "div.full.f32 $0, $1, $2;", cons[] = "=f,f,f";
-	LLVMTypeRef args[2] = {c->t_f32, c->t_f32};
-	LLVMTypeRef ft = LLVMFunctionType(c->t_f32, args, 2, 0);
-	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, sizeof text - 1, (char *)cons, sizeof cons - 1,
-					   0, 0, LLVMInlineAsmDialectATT, 0);
-	LLVMValueRef argv[2] = {x, y};
-	return LLVMBuildCall2(c->b, ft, fn, argv, 2, "");
-}
-
 /* Math on fp16/bf16 runs in fp32. */
 static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *t)
 {
@@ -468,31 +443,9 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 	bool narrow = t->kind == IR_F16 || t->kind == IR_BF16;
 	if (narrow)
 		x = LLVMBuildFPExt(b, x, c->t_f32, "");
-	LLVMValueRef r = c->gpu && LLVMTypeOf(x) == c->t_f32 ? nv_math(c, op, x) : NULL;
-	if (r) {
-		if (narrow)
-			r = LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "");
-		return r;
-	}
-	if (c->gpu && (op->code == IR_OP_TANH || op->code == IR_OP_ERF || LLVMTypeOf(x) == c->t_f64) &&
-	    op->code != IR_OP_SQRT && op->code != IR_OP_ABSF && op->code != IR_OP_FLOOR && op->code != IR_OP_CEIL) {
-		/* libdevice's __nv_* functions, linked into the module by emit.c */
-		static const char *const names[][2] = {
-		    [IR_OP_EXP] = {"__nv_expf", "__nv_exp"},     [IR_OP_EXP2] = {"__nv_exp2f", "__nv_exp2"},
-		    [IR_OP_LOG] = {"__nv_logf", "__nv_log"},     [IR_OP_LOG2] = {"__nv_log2f", "__nv_log2"},
-		    [IR_OP_RSQRT] = {"__nv_rsqrtf", "__nv_rsqrt"}, [IR_OP_SIN] = {"__nv_sinf", "__nv_sin"},
-		    [IR_OP_COS] = {"__nv_cosf", "__nv_cos"},     [IR_OP_TANH] = {"__nv_tanhf", "__nv_tanh"},
-		    [IR_OP_ERF] = {"__nv_erff", "__nv_erf"},
-		};
-		const char *fname = names[op->code][LLVMTypeOf(x) == c->t_f64];
-		LLVMTypeRef xt = LLVMTypeOf(x);
-		LLVMTypeRef fty = LLVMFunctionType(xt, &xt, 1, 0);
-		LLVMValueRef f = LLVMGetNamedFunction(c->mod, fname);
-		if (!f)
-			f = LLVMAddFunction(c->mod, fname, fty);
-		LLVMValueRef r = LLVMBuildCall2(b, fty, f, &x, 1, "");
+	LLVMValueRef r = c->isa && c->isa->math ? c->isa->math(c, op, x) : NULL;
+	if (r)
 		return narrow ? LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "") : r;
-	}
 	switch (op->code) {
 	case IR_OP_EXP:
 		r = LLVMTypeOf(x) == c->t_f32 ? exp_f32(c, x, false) : call1(c, "llvm.exp", x);
@@ -556,8 +509,8 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 	case IR_OP_SUBF: return fm(c, LLVMBuildFSub(b, a[0], a[1], ""));
 	case IR_OP_MULF: return fm(c, LLVMBuildFMul(b, a[0], a[1], ""));
 	case IR_OP_DIVF:
-		if (c->gpu && LLVMTypeOf(a[0]) == c->t_f32 && !ir_op_int(op, "precise", 0))
-			return nv_div_full(c, a[0], a[1]);
+		if (c->isa && c->isa->fdiv && LLVMTypeOf(a[0]) == c->t_f32 && !ir_op_int(op, "precise", 0))
+			return c->isa->fdiv(c, op, a[0], a[1]);
 		return LLVMBuildFDiv(b, a[0], a[1], "");
 	case IR_OP_REMF: return LLVMBuildFRem(b, a[0], a[1], "");
 	case IR_OP_NEGF: return LLVMBuildFNeg(b, a[0], "");

@@ -179,6 +179,11 @@ static int compile(compilation *c, tilecc_output *out)
 			   o->target);
 		return 2;
 	}
+	if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5) {
+		diag_error(c->d, SRCLOC_NONE, "--code-object-version takes 4 or 5, not %d",
+			   o->code_object_version);
+		return 2;
+	}
 	strbuf text = {0};
 	ir_module *m = NULL;
 	double t;
@@ -230,6 +235,8 @@ static int compile(compilation *c, tilecc_output *out)
 	const target_desc *gt = o->target ? target_lookup(o->target) : NULL;
 	if ((emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN) && !gt)
 		gt = &nvptx_target;
+	if (emit == TILECC_EMIT_HSACO && !gt)
+		gt = &amdgpu_target;
 	if (gt && gt->is_gpu && emit != TILECC_EMIT_AST && emit != TILECC_EMIT_TIR) {
 		for (ir_func *f = m->funcs; f; f = f->next)
 			ir_func_set_int(c->ir, f, "threads_per_warp", gt->warp_size);
@@ -249,10 +256,18 @@ static int compile(compilation *c, tilecc_output *out)
 	case TILECC_EMIT_SHARED:
 	case TILECC_EMIT_PTX:
 	case TILECC_EMIT_CUBIN:
+	case TILECC_EMIT_HSACO:
 	case TILECC_EMIT_HEADER: {
 		const target_desc *td = o->target ? target_lookup(o->target) : target_host();
 		if (!o->target && (emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN))
 			td = &nvptx_target; /* -o k.ptx / k.cubin: the NVIDIA target, sm_90 */
+		if (!o->target && emit == TILECC_EMIT_HSACO)
+			td = &amdgpu_target; /* -o k.hsaco: the AMD target, gfx942 */
+		if (emit == TILECC_EMIT_HSACO && td != &amdgpu_target) {
+			diag_error(c->d, SRCLOC_NONE, "an HSACO is for AMD GPUs; --target=%s is not one",
+				   o->target);
+			return 2;
+		}
 		if (td == &nvptx_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_OBJ &&
 		    emit != TILECC_EMIT_SHARED) {
 			const char *arch = o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90";
@@ -268,10 +283,26 @@ static int compile(compilation *c, tilecc_output *out)
 			out->size = n;
 			return 0;
 		}
+		if (td == &amdgpu_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_SHARED &&
+		    emit != TILECC_EMIT_PTX && emit != TILECC_EMIT_CUBIN) {
+			const char *gpu = amdgpu_gpu_name(o->target);
+			int cov = o->code_object_version ? o->code_object_version : 5;
+			t = now_ms();
+			char *bytes = NULL;
+			size_t n = 0;
+			int rc = codegen_amdgpu(m, c->d, c->a, gpu, cov, o->opt_level,
+						o->print_metadata ? &c->report : NULL, emit, &bytes, &n);
+			timing(c, "AMDGPU lowering and codegen", t);
+			if (rc)
+				return rc;
+			out->data = bytes;
+			out->size = n;
+			return 0;
+		}
 		if (td->is_gpu) {
 			diag_error(c->d, SRCLOC_NONE,
-				   "this build of tilecc cannot emit that output for %s yet (NVIDIA: "
-				   "--emit=llvm|ptx|cubin; AMD comes later)", td->family);
+				   "tilecc cannot emit that output for %s (NVIDIA: --emit=llvm|ptx|cubin; "
+				   "AMD: --emit=llvm|amdgcn|obj|hsaco)", td->family);
 			return 2;
 		}
 		codegen_opts co = {.is_riscv = td == &riscv_target,

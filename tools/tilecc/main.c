@@ -23,9 +23,12 @@ static void usage(FILE *f)
 		"options:\n"
 		"  -o FILE               write the output to FILE ('-' for stdout); the suffix\n"
 		"                        chooses what to emit unless --emit says otherwise\n"
-		"  --emit=KIND           ast | tir | llvm | asm | obj | shared | ptx | cubin | hsaco | header\n"
+		"  --emit=KIND           ast | tir | llvm | asm | obj | shared | ptx | cubin | amdgcn |\n"
+		"                        hsaco | header\n"
 		"  --target=T            x86-64 | riscv64 | sm_80 | sm_86 | sm_89 | sm_90 | sm_90a |\n"
-		"                        gfx906 | gfx90a | gfx942 | dcu (default: the host)\n"
+		"                        gfx906 | gfx90a | gfx942 | dcu (= gfx906) | other gfx names\n"
+		"                        the LLVM in use knows (default: the host)\n"
+		"  --code-object-version N  AMD: HSA code object version, 4 or 5 (default 5)\n"
 		"  -mcpu=CPU, -mattr=A   CPU name and features for CPU targets (like clang)\n"
 		"  -k, --kernel NAME     the @triton.jit function to compile\n"
 		"  -s, --signature SIG   parameter types and constexpr values in order, e.g.\n"
@@ -236,6 +239,12 @@ int main(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
 			if (!parse_int(v, &o.num_stages)) {
 				rc = bad_usage("--num-stages expects a number, got '%s'", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--code-object-version", &missing))) {
+			if (!parse_int(v, &o.code_object_version) ||
+			    (o.code_object_version != 4 && o.code_object_version != 5)) {
+				rc = bad_usage("--code-object-version expects 4 or 5, got '%s'", v);
 				goto out;
 			}
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {

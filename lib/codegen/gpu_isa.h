@@ -1,0 +1,50 @@
+/* gpu_isa.h: what the GPU lowering (lower_gpu.c, written once for every GPU) asks of a
+ * GPU target. Each GPU backend fills one table: backends/nvptx/isa.c (NVVM intrinsics,
+ * inline PTX) and backends/amdgpu/isa.c (amdgcn intrinsics, LDS, wave64). */
+#ifndef TILECC_CODEGEN_GPU_ISA_H
+#define TILECC_CODEGEN_GPU_ISA_H
+
+#include "codegen/cg.h"
+
+typedef struct gpu_isa {
+	const char *family; /* "nvptx", "amdgcn": the target= of the kernel metadata */
+	/* address space of pointer kernel parameters (1: global, cast to generic on entry, so
+	 * that the backend can infer global accesses), or 0 to pass generic pointers */
+	unsigned param_addrspace;
+	/* shared memory is declared in the code object at its size (AMD's LDS), not given at
+	 * launch (NVIDIA's dynamic shared memory) */
+	bool static_smem;
+	LLVMValueRef (*thread_id)(cg *c);                /* i32, within the program */
+	LLVMValueRef (*program_id)(cg *c, int axis);     /* i32 */
+	LLVMValueRef (*num_programs)(cg *c, int axis);   /* i32 */
+	/* every thread of the program waits; shared-memory accesses before it are visible
+	 * to all after it */
+	void (*barrier)(cg *c);
+	/* x (an i32 or f32) of lane (this lane ^ mask) of the warp; lane = tid % warp */
+	LLVMValueRef (*shfl_xor)(cg *c, LLVMValueRef x, int mask, int warp, LLVMValueRef tid);
+	/* a masked load of 4, 8 or 16 bytes as one instruction, with `other` where m is
+	 * false; NULL: the lowering branches around an ordinary load */
+	LLVMValueRef (*masked_load)(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m,
+				    LLVMValueRef other, int bytes);
+	/* math op on x (f32 or f64) the target's own way, or NULL for the generic lowering */
+	LLVMValueRef (*math)(cg *c, const ir_op *op, LLVMValueRef x);
+	/* x / y for f32 without {precise}, or NULL for LLVM's fdiv */
+	LLVMValueRef (*fdiv)(cg *c, const ir_op *op, LLVMValueRef x, LLVMValueRef y);
+	/* The base of the program's shared memory (addrspace 3), made when the lowering of
+	 * function fn begins; finish_kernel then knows its size in bytes and completes the
+	 * kernel (calling convention, launch bounds, the memory itself). */
+	LLVMValueRef (*smem_begin)(cg *c, LLVMValueRef fn);
+	void (*finish_kernel)(cg *c, LLVMValueRef fn, int threads, LLVMValueRef smem, int64_t bytes);
+} gpu_isa;
+
+extern const gpu_isa nvptx_isa;
+extern const gpu_isa amdgpu_isa;
+
+/* The call of an intrinsic that takes no arguments and is not overloaded ("llvm.nvvm.
+ * read.ptx.sreg.tid.x"). */
+LLVMValueRef cg_call0(cg *c, const char *name);
+/* The call of the external function `name` of one argument x, returning x's type (declared
+ * in the module on first use): libdevice's __nv_erff, the AMD device library's functions. */
+LLVMValueRef cg_call_ext1(cg *c, const char *name, LLVMValueRef x);
+
+#endif
