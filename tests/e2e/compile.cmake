@@ -2,7 +2,9 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64|sm_90] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90|gfx90a] [-DMETA=k.meta] -DOUT=k.so -P compile.cmake
+#
+# With META, the launch metadata tilecc prints (--print-metadata) goes into that file.
 #
 # A kernel that tilecc rejects must not stop the build of the other tests: the failure is
 # written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT
@@ -17,6 +19,10 @@ endif()
 if(TARGET)
   list(APPEND args --target=${TARGET})
 endif()
+if(META)
+  list(APPEND args --print-metadata)
+  file(REMOVE ${META})
+endif()
 file(REMOVE ${OUT})
 execute_process(COMMAND ${TILECC} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
@@ -24,4 +30,7 @@ if(NOT rc EQUAL 0 OR NOT EXISTS ${OUT})
   string(REPLACE ";" " " cmd "${args}")
   message(WARNING "e2e: tilecc failed (${rc}) on ${SRC} -k ${KERNEL}:\n${out}${err}")
   file(WRITE ${OUT} "TILECC-FAILED\ntilecc ${cmd}\nexit status: ${rc}\n${out}${err}")
+endif()
+if(META AND rc EQUAL 0)
+  file(WRITE ${META} "${err}")
 endif()
