@@ -50,6 +50,7 @@ struct tilert_module {
 	size_t nkernels;
 	const struct tilert_gpu *gpu; /* the driver of a GPU module, else NULL */
 	void *gpu_module;        /* CUmodule of a cubin or PTX module, hipModule_t of an HSACO */
+	void *gpu_image;         /* the HSACO, kept while it is loaded (hip.c) */
 	tilert_kernel *extra;    /* GPU kernels found by name but not listed (gpu.c's lock) */
 };
 
