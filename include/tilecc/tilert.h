@@ -1,11 +1,12 @@
 /* tilert.h: the public C API of libtilert, the runtime that loads and launches the
  * artifacts tilecc produces.
  *
- * A module is one loaded artifact (a CPU shared object, a cubin or PTX for NVIDIA GPUs,
- * later an HSACO); its kernels are found by name and launched over a grid of program
- * instances. The calling conventions are described in docs/abi.md. The CUDA driver is
- * opened at run time (dlopen of libcuda.so.1) the first time a GPU artifact or device
- * memory is used; without one, those calls answer TILERT_ERR_NO_DRIVER.
+ * A module is one loaded artifact (a CPU shared object, a cubin or PTX for NVIDIA GPUs, an
+ * HSACO for AMD GPUs); its kernels are found by name and launched over a grid of program
+ * instances. The calling conventions are described in docs/abi.md. The GPU drivers are
+ * opened at run time (dlopen of libcuda.so.1, of the HIP runtime libamdhip64.so) the first
+ * time a GPU artifact or device memory is used; without one, those calls answer
+ * TILERT_ERR_NO_DRIVER.
  *
  * Every function returns an int error code (TILERT_OK, or one of TILERT_ERR_*) and fills
  * its out-parameters only on success. The details of a failure are in tilert_last_error().
@@ -124,7 +125,8 @@ TILERT_API int tilert_kernel_param(const tilert_kernel *k, size_t i, tilert_para
 TILERT_API const char *tilert_kernel_meta(const tilert_kernel *k, const char *key);
 
 /* Creates a stream; freed with tilert_stream_destroy(). A NULL stream is the default stream.
- * One stream serves CPU and GPU kernels: its CUstream is created on its first GPU launch.
+ * One stream serves CPU and GPU kernels: its CUstream (hipStream_t for an HSACO's kernels)
+ * is created on its first GPU launch, and the stream then serves that driver only.
  * CPU launches are synchronous: they return when every program has run (after waiting for
  * the GPU work queued before them on the same stream). GPU launches are asynchronous. */
 TILERT_API int tilert_stream_create(tilert_stream **out);
@@ -161,16 +163,21 @@ TILERT_API unsigned tilert_get_num_threads(void);
 /* 1 when this build can take the libffi path, 0 otherwise. */
 TILERT_API int tilert_has_ffi(void);
 
-/* Device memory of the CUDA device libtilert uses: device 0, or the environment variable
- * TILERT_CUDA_DEVICE (read once), through its primary context, so that memory from the
- * CUDA runtime API of the same process (cudaMalloc) can be passed too. Device pointers are
- * CUdeviceptr values cast to void *; never dereference them on the host. Copies and
- * memset are synchronous, and ordered after the GPU launches queued before them on any
- * tilert stream. All return TILERT_ERR_NO_DRIVER on machines without a usable driver. */
+/* Device memory of the GPU libtilert uses: the CUDA device when the CUDA driver is usable
+ * (device 0, or the environment variable TILERT_CUDA_DEVICE, read once, through its
+ * primary context, so that memory from cudaMalloc of the same process can be passed too),
+ * else the AMD device of the HIP runtime (device 0, or TILERT_HIP_DEVICE). Device pointers
+ * are CUdeviceptr values or HIP device pointers cast to void *; never dereference them on
+ * the host. Copies and memset are synchronous, and ordered after the GPU launches queued
+ * before them on any tilert stream. All return TILERT_ERR_NO_DRIVER, saying why neither
+ * driver is usable, on machines without one. */
 
 /* 1 when the CUDA driver loads and its device is usable, 0 otherwise (the reason is then
  * in the TILERT_ERR_NO_DRIVER message of the GPU calls). Initializes the driver once. */
 TILERT_API int tilert_has_cuda(void);
+/* The same for the HIP runtime (the library TILERT_HIP_LIBRARY names, else libamdhip64.so)
+ * and an AMD GPU. */
+TILERT_API int tilert_has_hip(void);
 /* Allocates bytes of device memory; *out is freed with tilert_device_free(). 0 bytes gives
  * NULL. */
 TILERT_API int tilert_device_alloc(size_t bytes, void **out);

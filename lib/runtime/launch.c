@@ -1,10 +1,10 @@
 /* launch.c: streams, the checks every launch makes, and the two CPU launch paths; GPU
- * kernels go on to cuda.c.
+ * kernels go on to their module's driver (cuda.c, hip.c).
  *
  * CPU launches are synchronous: they return when every program has run. GPU launches are
- * asynchronous, queued on the stream's CUstream (made by cuda.c on the stream's first GPU
- * launch). A stream may carry both: a CPU launch first waits for the GPU work queued
- * before it, so that the stream keeps its order. */
+ * asynchronous, queued on the stream's driver stream (a CUstream or hipStream_t, made on
+ * the stream's first GPU launch). A stream may carry both: a CPU launch first waits for
+ * the GPU work queued before it, so that the stream keeps its order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,14 +36,14 @@ int tilert_stream_destroy(tilert_stream *s)
 
 	if (!s)
 		return TILERT_OK;
-	rc = tilert_cuda_stream_destroy(s);
+	rc = tilert_gpu_stream_destroy(s);
 	free(s);
 	return rc;
 }
 
 int tilert_stream_synchronize(tilert_stream *s)
 {
-	return tilert_cuda_stream_sync(s);
+	return tilert_gpu_stream_sync(s);
 }
 
 /* The value of an integer argument, widened, for the checks of specialization hints. */
@@ -156,15 +156,12 @@ int tilert_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **a
 
 	if ((rc = launch_check(k, grid, args, nargs, &c, &total)) != TILERT_OK)
 		return rc;
-	if (k->mod->format == TILERT_FORMAT_CUBIN || k->mod->format == TILERT_FORMAT_PTX) {
-		if ((rc = tilert_cuda_launch(k, s, grid, args)) == TILERT_OK && s)
+	if (k->mod->gpu) {
+		if ((rc = k->mod->gpu->launch(k, s, grid, args)) == TILERT_OK && s)
 			s->launches++;
 		return rc;
 	}
-	if (k->mod->format != TILERT_FORMAT_HOST)
-		return tilert_fail(TILERT_ERR_NO_DRIVER, "kernel '%s': no driver for its module",
-		                   k->name);
-	if ((rc = tilert_cuda_stream_sync(s)) != TILERT_OK)
+	if ((rc = tilert_gpu_stream_sync(s)) != TILERT_OK)
 		return rc;
 	if (s)
 		s->launches++;
@@ -186,7 +183,7 @@ int tilert_launch_ffi(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void
 	if (k->mod->format != TILERT_FORMAT_HOST)
 		return tilert_fail(TILERT_ERR_UNSUPPORTED,
 		                   "kernel '%s': the ffi path is for CPU kernels only", k->name);
-	if ((rc = tilert_cuda_stream_sync(s)) != TILERT_OK)
+	if ((rc = tilert_gpu_stream_sync(s)) != TILERT_OK)
 		return rc;
 	if (s)
 		s->launches++;

@@ -1,6 +1,6 @@
 /* module.c: format detection of artifacts, loading and unloading of modules, and kernel
  * lookup and introspection. The loading itself is per format: host.c for CPU shared
- * objects, cuda.c for cubin and PTX, hip.c for HSACO. */
+ * objects, cuda.c for cubin and PTX, hip.c for HSACO (both GPU paths through gpu.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,10 +119,9 @@ static int module_load(const unsigned char *data, size_t size, const char *path,
 		break;
 	case TILERT_FORMAT_CUBIN:
 	case TILERT_FORMAT_PTX:
-		rc = tilert_cuda_load(data, size, mod->format, mod);
-		break;
 	case TILERT_FORMAT_HSACO:
-		rc = tilert_hip_load(data, size, mod);
+		mod->gpu = mod->format == TILERT_FORMAT_HSACO ? &tilert_gpu_hip : &tilert_gpu_cuda;
+		rc = mod->gpu->load(data, size, mod->format, mod);
 		break;
 	default:
 		rc = tilert_fail(TILERT_ERR_FORMAT,
@@ -228,8 +227,12 @@ int tilert_module_unload(tilert_module *mod)
 		return TILERT_OK;
 	if (mod->format == TILERT_FORMAT_HOST)
 		tilert_host_unload(mod);
-	else if (mod->format == TILERT_FORMAT_CUBIN || mod->format == TILERT_FORMAT_PTX)
-		tilert_cuda_unload(mod);
+	else if (mod->gpu)
+		mod->gpu->unload(mod);
+	for (tilert_kernel *k = mod->extra, *next; k; k = next) {
+		next = k->next;
+		tilert_kernel_free(k);
+	}
 	for (size_t i = 0; i < mod->nkernels; i++)
 		tilert_kernel_free(mod->kernels[i]);
 	free(mod->kernels);
@@ -269,8 +272,7 @@ int tilert_module_get_kernel(tilert_module *mod, const char *name, tilert_kernel
 		}
 	}
 	/* The driver cannot list a GPU module's kernels; ask it for one the load's scan missed. */
-	if ((mod->format == TILERT_FORMAT_CUBIN || mod->format == TILERT_FORMAT_PTX) &&
-	    (rc = tilert_cuda_find_kernel(mod, name, out)) != TILERT_ERR_NOT_FOUND)
+	if (mod->gpu && (rc = tilert_gpu_find_kernel(mod, name, out)) != TILERT_ERR_NOT_FOUND)
 		return rc;
 	list[0] = 0;
 	for (size_t i = 0; i < mod->nkernels && len < sizeof list; i++) {

@@ -34,11 +34,11 @@ struct tilert_kernel {
 	tilert_program_fn program; /* NAME */
 	tilert_grid_fn grid;       /* NAME__grid, or NULL: launches take the ffi path */
 	void *ffi;                 /* the prepared libffi call, owned here (ffi.c), or NULL */
-	/* GPU kernels (cuda.c) */
-	void *gpu_func;            /* CUfunction, owned by the module's CUmodule */
+	/* GPU kernels (cuda.c, hip.c) */
+	void *gpu_func;            /* CUfunction or hipFunction_t, owned by the module */
 	unsigned block[3];         /* threads per program, from block= (or num_warps) */
 	unsigned shared;           /* bytes of dynamic shared memory, from shared= */
-	atomic_int shared_opted_in; /* the > 48 KiB attribute was set */
+	atomic_int shared_opted_in; /* the > 48 KiB attribute was set (CUDA) */
 	tilert_kernel *next;       /* the module's list of kernels found by name only */
 };
 
@@ -48,14 +48,18 @@ struct tilert_module {
 	int memfd;    /* the memfd a host module was loaded from memory through, or -1 */
 	tilert_kernel **kernels; /* sorted by name; fixed once loaded */
 	size_t nkernels;
-	void *gpu_module;        /* CUmodule of a cubin or PTX module */
-	tilert_kernel *extra;    /* GPU kernels found by name but not listed (cuda.c's lock) */
+	const struct tilert_gpu *gpu; /* the driver of a GPU module, else NULL */
+	void *gpu_module;        /* CUmodule of a cubin or PTX module, hipModule_t of an HSACO */
+	void *gpu_image;         /* the HSACO, kept while it is loaded (hip.c) */
+	tilert_kernel *extra;    /* GPU kernels found by name but not listed (gpu.c's lock) */
 };
 
-/* A stream serves CPU and GPU launches alike; the CUstream is made on its first GPU launch. */
+/* A stream serves CPU and GPU launches alike; the driver's stream (CUstream, hipStream_t)
+ * is made on its first GPU launch, and belongs to that launch's driver. */
 struct tilert_stream {
 	unsigned launches; /* launches made on it, for debugging */
-	void *gpu_stream;  /* CUstream, or NULL before the first GPU launch (cuda.c's lock) */
+	const struct tilert_gpu *gpu; /* the driver that made gpu_stream (gpu.c's lock) */
+	void *gpu_stream;  /* NULL before the first GPU launch (gpu.c's lock) */
 };
 
 /* error.c: records the thread's message and returns code, so that callers can
@@ -79,24 +83,83 @@ unsigned tilert_host_machine(void);
 int tilert_host_load(const unsigned char *data, size_t size, const char *path, tilert_module *mod);
 void tilert_host_unload(tilert_module *mod);
 
-/* cuda.c: the NVIDIA path. Loads a cubin or PTX into mod (TILERT_ERR_NO_DRIVER without a
- * usable driver) and unloads it; finds a kernel the load did not list (TILERT_ERR_NOT_FOUND,
- * with no message, when there is none); launches a checked GPU kernel; waits for the GPU
- * work queued on s (NULL: the default stream); synchronizes and frees the CUstream of s. */
-int tilert_cuda_load(const unsigned char *data, size_t size, tilert_format f, tilert_module *mod);
-void tilert_cuda_unload(tilert_module *mod);
-int tilert_cuda_find_kernel(tilert_module *mod, const char *name, tilert_kernel **out);
-int tilert_cuda_launch(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **args);
-int tilert_cuda_stream_sync(tilert_stream *s);
-int tilert_cuda_stream_destroy(tilert_stream *s);
-/* The kernel names a PTX text (.entry NAME) or a cubin (STT_FUNC NAME with an object
- * NAME__meta) holds: sorted, without repeats, malloc'ed; freed with tilert_names_free. */
-int tilert_cuda_scan_ptx(const char *text, size_t size, char ***names, size_t *n);
-int tilert_cuda_scan_cubin(const unsigned char *data, size_t size, char ***names, size_t *n);
-void tilert_names_free(char **names, size_t n);
+/* The name of the symbol that holds kernel NAME's metadata is NAME TILERT_META_SUFFIX. */
+#define TILERT_META_SUFFIX "__meta"
 
-/* hip.c: the AMD path (no driver yet). */
-int tilert_hip_load(const unsigned char *data, size_t size, tilert_module *mod);
+/* A GPU driver path: cuda.c (cubin, PTX) and hip.c (HSACO) each fill one, and module.c,
+ * launch.c and gpu.c call through it. Every function fails with TILERT_ERR_NO_DRIVER, and
+ * a message, when the driver is not usable. A device pointer or stream is the driver's
+ * own (CUdeviceptr, hipStream_t ...) as void *. */
+typedef struct tilert_gpu {
+	const char *name; /* "CUDA", "HIP" */
+	/* Initializes the driver once: NULL when usable, else why not (a static string). */
+	const char *(*unusable)(void);
+	/* Makes the driver usable on the calling thread, or fails with "what: why". */
+	int (*enter)(const char *what);
+	/* Loads the image into mod->gpu_module and fills mod->kernels; unloads it. */
+	int (*load)(const unsigned char *data, size_t size, tilert_format f, tilert_module *mod);
+	void (*unload)(tilert_module *mod);
+	/* The record of kernel name of a loaded module (TILERT_ERR_NOT_FOUND, with no message,
+	 * when it has no NAME__meta); the caller owns it. */
+	int (*kernel_make)(tilert_module *mod, const char *name, tilert_kernel **out);
+	/* Queues a checked launch on s (NULL: the default stream). */
+	int (*launch)(tilert_kernel *k, tilert_stream *s, tilert_grid grid, void **args);
+	/* Makes a stream; waits for one (NULL: every launch of the driver; a no-op that starts
+	 * nothing when there has been none); frees one. */
+	int (*stream_create)(void **out);
+	int (*stream_sync)(void *stream);
+	void (*stream_free)(void *stream);
+	/* The device memory calls of tilert.h, past the checks gpu.c makes. */
+	int (*mem_alloc)(size_t bytes, void **out);
+	int (*mem_free)(void *dev);
+	int (*memcpy_htod)(void *dst_dev, const void *src, size_t bytes);
+	int (*memcpy_dtoh)(void *dst, const void *src_dev, size_t bytes);
+	int (*memset_d8)(void *dev, int value, size_t bytes);
+} tilert_gpu;
+
+extern const tilert_gpu tilert_gpu_cuda; /* cuda.c */
+extern const tilert_gpu tilert_gpu_hip;  /* hip.c */
+
+/* What launch geometry is checked against. */
+typedef struct tilert_gpu_limits {
+	unsigned warp;        /* threads per warp: 32, or 64 on AMD (wave64) */
+	unsigned max_threads; /* per block */
+	unsigned max_shared;  /* bytes of dynamic shared memory per block */
+	int ordinal;          /* the device, for messages */
+} tilert_gpu_limits;
+
+/* gpu.c: the device number in the environment variable var (0 when unset); 0 when the
+ * value is not a device number. */
+int tilert_gpu_env_device(const char *var, int *ordinal);
+/* The kernel names a PTX text (.entry NAME) or an ELF image, cubin or HSACO
+ * (STT_FUNC NAME with an object NAME__meta; what names the format in messages), holds:
+ * sorted, without repeats, malloc'ed; freed with tilert_names_free. */
+int tilert_scan_ptx(const char *text, size_t size, char ***names, size_t *n);
+int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, char ***names,
+                    size_t *n);
+void tilert_names_free(char **names, size_t n);
+/* Are the len bytes at s a C identifier? */
+int tilert_is_ident(const char *s, size_t len);
+/* A kernel's record in three steps, between the driver's own calls: a new record of name
+ * with room for the bytes of its metadata (the global sym) in k->text; the metadata,
+ * copied there, checked and parsed for target; the launch geometry (block=, shared=). */
+int tilert_gpu_kernel_alloc(tilert_module *mod, const char *name, const char *sym, size_t bytes,
+                            tilert_kernel **out);
+int tilert_gpu_kernel_meta(tilert_kernel *k, const char *sym, size_t bytes, const char *target);
+int tilert_gpu_kernel_geometry(tilert_kernel *k, const tilert_gpu_limits *lim);
+/* Fills mod->kernels with the records of the names that are kernels (mod->gpu's
+ * kernel_make); frees names; fails when there are none. what names the format. */
+int tilert_gpu_add_kernels(tilert_module *mod, char **names, size_t nnames, const char *what);
+/* Finds a kernel of a GPU module that its load did not list, through the driver
+ * (TILERT_ERR_NOT_FOUND, with no message, when there is none); kept in mod->extra. */
+int tilert_gpu_find_kernel(tilert_module *mod, const char *name, tilert_kernel **out);
+/* The stream of driver d for a launch on s, made on first use (*out NULL for the default
+ * stream); fails when s already carries the other driver's launches. */
+int tilert_gpu_stream_get(tilert_stream *s, const tilert_gpu *d, void **out);
+/* Waits for the GPU work queued on s (NULL: the default stream: all GPU work); the same,
+ * then frees the GPU stream of s. */
+int tilert_gpu_stream_sync(tilert_stream *s);
+int tilert_gpu_stream_destroy(tilert_stream *s);
 
 /* module.c: frees one kernel record and what it owns. */
 void tilert_kernel_free(tilert_kernel *k);

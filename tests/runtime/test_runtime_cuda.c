@@ -201,7 +201,7 @@ static void check_ptx_scan(const char *text, const char *want)
 	char **names = NULL, got[512] = "";
 	size_t n = 0;
 
-	CHECK(tilert_cuda_scan_ptx(text, strlen(text), &names, &n) == TILERT_OK);
+	CHECK(tilert_scan_ptx(text, strlen(text), &names, &n) == TILERT_OK);
 	for (size_t i = 0; i < n; i++) {
 		strcat(got, i ? "," : "");
 		strncat(got, names[i], 100);
@@ -218,12 +218,12 @@ static void test_ptx_scan(const unsigned char *ptx, size_t size)
 	char **names = NULL;
 	size_t n = 0;
 
-	CHECK(tilert_cuda_scan_ptx((const char *)ptx, size, &names, &n) == TILERT_OK);
+	CHECK(tilert_scan_ptx((const char *)ptx, size, &names, &n) == TILERT_OK);
 	CHECK(n == 2 && strcmp(names[0], "vadd") == 0 && strcmp(names[1], "vswap_smem") == 0);
 	tilert_names_free(names, n);
 	/* every prefix: no reads past the end (ASan) */
 	for (size_t cut = 0; cut <= size; cut++) {
-		CHECK(tilert_cuda_scan_ptx((const char *)ptx, cut, &names, &n) == TILERT_OK);
+		CHECK(tilert_scan_ptx((const char *)ptx, cut, &names, &n) == TILERT_OK);
 		tilert_names_free(names, n);
 	}
 	check_ptx_scan("", "");
@@ -247,7 +247,7 @@ static void test_cubin_scan(const unsigned char *cubin, size_t size)
 	Elf64_Ehdr eh;
 	int rc;
 
-	CHECK(tilert_cuda_scan_cubin(cubin, size, &names, &n) == TILERT_OK);
+	CHECK(tilert_scan_elf(cubin, size, "cubin", &names, &n) == TILERT_OK);
 	CHECK(n == 2 && strcmp(names[0], "vadd") == 0 && strcmp(names[1], "vswap_smem") == 0);
 	tilert_names_free(names, n);
 	/* every cut, in a buffer of exactly that size: refused or scanned, never read past */
@@ -255,7 +255,7 @@ static void test_cubin_scan(const unsigned char *cubin, size_t size)
 		unsigned char *p = malloc(cut ? cut : 1);
 
 		memcpy(p, cubin, cut);
-		rc = tilert_cuda_scan_cubin(p, cut, &names, &n);
+		rc = tilert_scan_elf(p, cut, "cubin", &names, &n);
 		CHECK(rc == TILERT_OK || rc == TILERT_ERR_FORMAT);
 		if (rc == TILERT_OK)
 			tilert_names_free(names, n);
@@ -267,18 +267,18 @@ static void test_cubin_scan(const unsigned char *cubin, size_t size)
 		memcpy(copy, cubin, size);
 		for (unsigned j = 0; j < 8; j++)
 			copy[(iter * 7919u + j * 104729u) % size] ^= (unsigned char)(iter * 31 + j);
-		rc = tilert_cuda_scan_cubin(copy, size, &names, &n);
+		rc = tilert_scan_elf(copy, size, "cubin", &names, &n);
 		CHECK(rc == TILERT_OK || rc == TILERT_ERR_FORMAT);
 		if (rc == TILERT_OK)
 			tilert_names_free(names, n);
 	}
 	free(copy);
 	cubin_header(&eh);
-	CHECK(tilert_cuda_scan_cubin((const unsigned char *)&eh, sizeof eh, &names, &n) == TILERT_OK);
+	CHECK(tilert_scan_elf((const unsigned char *)&eh, sizeof eh, "cubin", &names, &n) == TILERT_OK);
 	CHECK(n == 0);
 	tilert_names_free(names, n);
 	eh.e_ident[EI_CLASS] = ELFCLASS32;
-	CHECK(tilert_cuda_scan_cubin((const unsigned char *)&eh, sizeof eh, &names, &n) ==
+	CHECK(tilert_scan_elf((const unsigned char *)&eh, sizeof eh, "cubin", &names, &n) ==
 	      TILERT_ERR_FORMAT);
 }
 
