@@ -39,7 +39,15 @@ typedef struct gpu {
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
+	ir_ptrmap layouts;      /* tile type -> its tlayout */
 } gpu;
+
+/* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
+ * lowering indexes with the direct formula of owned_index. */
+typedef struct tlayout {
+	gpu_layout l;
+	bool canonical;
+} tlayout;
 
 static gpu *G; /* the program being lowered; lower_gpu_func is not reentrant per cg */
 
@@ -102,6 +110,68 @@ static LLVMValueRef owned_index(cg *c, int64_t numel, int e)
 	return LLVMBuildAdd(c->b, base, cg_i32(c, e % V), "");
 }
 
+static const tlayout *tile_layout(cg *c, const ir_type *t)
+{
+	tlayout *tl = ir_ptrmap_get(&G->layouts, t);
+	if (tl)
+		return tl;
+	tl = ARENA_NEW(c->a, tlayout);
+	gpu_layout want = gpu_layout_canonical(t, G->warp, G->T / G->warp);
+	if (!t->layout) {
+		tl->l = want;
+	} else if (!gpu_layout_parse(t->layout, &tl->l) ||
+		   !gpu_layout_fits(&tl->l, t->shape, t->rank, G->warp, G->T / G->warp)) {
+		cg_fail(c, NULL, "internal: tile layout '#%s' is not implemented", t->layout);
+	}
+	tl->canonical = gpu_layout_equal(&tl->l, &want);
+	if (!ir_ptrmap_put(&G->layouts, t, tl))
+		cg_fail(c, NULL, "out of memory");
+	return tl;
+}
+
+/* Elements this thread holds of a tile of type t. */
+static int slots(cg *c, const ir_type *t)
+{
+	const tlayout *tl = tile_layout(c, t);
+	return tl->canonical ? per_thread(ir_type_numel(t)) : gpu_layout_slots(&tl->l, t->shape, t->rank);
+}
+
+/* The flattened index (i32) of this thread's slot e of a tile of type t. */
+static LLVMValueRef owned(cg *c, const ir_type *t, int e)
+{
+	const tlayout *tl = tile_layout(c, t);
+	if (tl->canonical)
+		return owned_index(c, ir_type_numel(t), e);
+	const gpu_layout *l = &tl->l;
+	int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
+	gpu_layout_slot(l, t->shape, t->rank, e, rep, in);
+	LLVMValueRef lane = LLVMBuildURem(c->b, G->tid, cg_i32(c, G->warp), "");
+	LLVMValueRef wid = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
+	LLVMValueRef flat = cg_i32(c, 0);
+	int ls = 1, ws = 1;
+	LLVMValueRef coord[GPU_MAX_RANK];
+	for (int i = 0; i < l->rank; i++) {
+		int d = l->order[i];
+		LLVMValueRef ld = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, lane, cg_i32(c, ls), ""), cg_i32(c, l->tpw[d]), "");
+		LLVMValueRef wd = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, ws), ""), cg_i32(c, l->wpc[d]), "");
+		ls *= l->tpw[d];
+		ws *= l->wpc[d];
+		int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
+		LLVMValueRef x = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, l->tpw[d]), ""), ld, ""),
+					      cg_i32(c, l->spt[d]), "");
+		x = LLVMBuildAdd(c->b, x, cg_i32(c, rep[d] * cover + in[d]), "");
+		coord[d] = x;
+	}
+	for (int d = 0, k = 0; d < l->rank; d++) {
+		if (l->kind == GPU_SLICE && d == l->dim)
+			continue;
+		int64_t ext = t->shape[k++];
+		flat = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, flat, cg_i32(c, ext), ""),
+				    LLVMBuildURem(c->b, coord[d], cg_i32(c, ext), ""), "");
+	}
+	return flat;
+}
+
 /* Element e of operand v: a tile's own element, or a scalar broadcast. */
 static LLVMValueRef opnd(cg *c, const ir_value *v, int e)
 {
@@ -150,7 +220,7 @@ static void to_smem(cg *c, const ir_value *v, int64_t off)
 		LLVMValueRef x = g->v[e];
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, owned_index(c, ir_type_numel(t), e)));
+		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, owned(c, t, e)));
 	}
 }
 
@@ -174,7 +244,7 @@ static void lower_elementwise(cg *c, const ir_op *op)
 		put(c, &op->results[0], cg_scalar_op(c, op, a, rt));
 		return;
 	}
-	gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+	gtile *r = new_tile(c, slots(c, rt));
 	for (int e = 0; e < r->n; e++) {
 		for (int k = 0; k < op->noperands; k++)
 			a[k] = opnd(c, op->operands[k], e);
@@ -201,6 +271,14 @@ static LLVMValueRef remap_broadcast(cg *c, const ir_op *op, LLVMValueRef i, int 
 	return cg_flatten(c, sst, idx, rt->rank);
 }
 
+static LLVMValueRef remap_identity(cg *c, const ir_op *op, LLVMValueRef i, int which)
+{
+	(void)c;
+	(void)op;
+	(void)which;
+	return i;
+}
+
 static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int which)
 {
 	const ir_type *rt = op->results[0].type, *st = op->operands[0]->type;
@@ -213,6 +291,29 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	for (int d = 0; d < rt->rank; d++)
 		sidx[ord->ints.v[d]] = idx[d];
 	return cg_flatten(c, sst, sidx, rt->rank);
+}
+
+/* Ops that move no data between threads when their operand's layout lines up with their
+ * result's: expand_dims of a slice along its dim (the parent layout, each slot taking
+ * the slice's value of its row), and broadcast between tiles of the same blocked layout
+ * (each slot taking the operand's slot at the same place, repetitions along the
+ * broadcast dims folded). The slot mapping does not depend on the thread. */
+static void regmap(cg *c, const ir_op *op)
+{
+	const ir_value *x = op->operands[0];
+	const ir_type *rt = op->results[0].type, *xt = x->type;
+	const gpu_layout *xl = &tile_layout(c, xt)->l, *rl = &tile_layout(c, rt)->l;
+	gtile *src = tget(c, x);
+	gtile *r = new_tile(c, slots(c, rt));
+	for (int e = 0; e < r->n; e++) {
+		int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
+		gpu_layout_slot(rl, rt->shape, rt->rank, e, rep, in);
+		int k = gpu_layout_slot_index(xl, xt->shape, xt->rank, rep, in);
+		if (k < 0 || k >= src->n)
+			cg_fail(c, op, "internal: slot %d of %d", k, src->n);
+		r->v[e] = src->v[k];
+	}
+	put(c, &op->results[0], r);
 }
 
 /* join: result element 2i + j is operand j's element i; split: result r's element i is
@@ -261,9 +362,9 @@ static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 	lead_barrier(c); /* earlier readers of shared memory are done */
 	to_smem(c, src, 0);
 	barrier(c);
-	gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+	gtile *r = new_tile(c, slots(c, rt));
 	for (int e = 0; e < r->n; e++)
-		r->v[e] = from_smem(c, rt->elem, 0, f(c, op, owned_index(c, ir_type_numel(rt), e), res));
+		r->v[e] = from_smem(c, rt->elem, 0, f(c, op, owned(c, rt, e), res));
 	put(c, &op->results[res], r);
 }
 
@@ -278,7 +379,7 @@ static void lower_shape(cg *c, const ir_op *op)
 			put(c, &op->results[0], v);
 			return;
 		}
-		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		gtile *r = new_tile(c, slots(c, rt));
 		for (int e = 0; e < r->n; e++)
 			r->v[e] = v;
 		put(c, &op->results[0], r);
@@ -292,15 +393,15 @@ static void lower_shape(cg *c, const ir_op *op)
 		return;
 	}
 	case IR_OP_MAKE_RANGE: {
-		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		gtile *r = new_tile(c, slots(c, rt));
 		for (int e = 0; e < r->n; e++)
-			r->v[e] = LLVMBuildAdd(c->b, owned_index(c, ir_type_numel(rt), e),
+			r->v[e] = LLVMBuildAdd(c->b, owned(c, rt, e),
 					       cg_i32(c, ir_op_int(op, "start", 0)), "");
 		put(c, &op->results[0], r);
 		return;
 	}
 	case IR_OP_SPLAT: {
-		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		gtile *r = new_tile(c, slots(c, rt));
 		for (int e = 0; e < r->n; e++)
 			r->v[e] = sget(c, x);
 		put(c, &op->results[0], r);
@@ -310,18 +411,22 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_RESHAPE:
 	case IR_OP_MULTIPLE_OF:
 	case IR_OP_MAX_CONTIGUOUS:
-		/* same element count, same ownership */
-		put(c, &op->results[0], ir_ptrmap_get(&c->vals, x));
-		return;
+	case IR_OP_CONVERT_LAYOUT:
 	case IR_OP_BROADCAST:
-		if (!is_tile(x->type)) {
-			gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		if (!is_tile(x->type)) { /* broadcast of a scalar */
+			gtile *r = new_tile(c, slots(c, rt));
 			for (int e = 0; e < r->n; e++)
 				r->v[e] = sget(c, x);
 			put(c, &op->results[0], r);
 			return;
 		}
-		exchange(c, op, 0, remap_broadcast);
+		switch (gpu_reshape_how(op, G->warp, G->T / G->warp)) {
+		case GPU_SHARE: put(c, &op->results[0], ir_ptrmap_get(&c->vals, x)); return;
+		case GPU_REGMAP: regmap(c, op); return;
+		case GPU_EXCHANGE:
+			exchange(c, op, 0, op->code == IR_OP_BROADCAST ? remap_broadcast : remap_identity);
+			return;
+		}
 		return;
 	case IR_OP_TRANS:
 		exchange(c, op, 0, remap_trans);
@@ -706,8 +811,118 @@ static void philoop_close(cg *c, philoop *l, const LLVMValueRef *next)
 	LLVMPositionBuilderAtEnd(c->b, l->done);
 }
 
+/* A reduction along one axis into the slice of the operand's blocked layout: in each
+ * thread over its slots of a row, then a butterfly over the lanes that split the axis,
+ * then, when warps split it too, each warp's partials through shared memory; every
+ * thread ends with the results of the rows it holds (no copy of the whole tile). Copies
+ * (lanes and warps that wrap around a short axis, repeated slots) are left out so that
+ * nothing is combined twice. */
+static void lower_reduce_slice(cg *c, const ir_op *op)
+{
+	int n = op->noperands;
+	const ir_type *t = op->operands[0]->type, *rt = op->results[0].type;
+	const gpu_layout *pl = &tile_layout(c, t)->l, *sl = &tile_layout(c, rt)->l;
+	int axis = sl->dim;
+	const ir_block *region = op->regions[0];
+	if (n > 8)
+		cg_fail(c, op, "reductions of more than 8 operands are not supported");
+	int E = slots(c, t), R = slots(c, rt);
+	LLVMValueRef *acc = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R * 8);
+	for (int i = 0; i < R * 8; i++)
+		acc[i] = NULL;
+	for (int e = 0; e < E; e++) {
+		int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
+		gpu_layout_slot(pl, t->shape, t->rank, e, rep, in);
+		if (in[axis] >= t->shape[axis])
+			continue; /* a copy: the axis is shorter than a thread's run */
+		int g = gpu_layout_slot_index(sl, rt->shape, rt->rank, rep, in);
+		LLVMValueRef x[16], out[8];
+		if (!acc[g * 8]) {
+			for (int k = 0; k < n; k++)
+				acc[g * 8 + k] = tget(c, op->operands[k])->v[e];
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			x[k] = acc[g * 8 + k];
+			x[n + k] = tget(c, op->operands[k])->v[e];
+		}
+		combine(c, region, x, 2 * n, out);
+		for (int k = 0; k < n; k++)
+			acc[g * 8 + k] = out[k];
+	}
+	int lanes, warps;
+	gpu_reduce_spread(pl, t->shape, axis, &lanes, &warps);
+	int lstride = 1, wstride = 1;
+	for (int i = 0; pl->order[i] != axis; i++) {
+		lstride *= pl->tpw[pl->order[i]];
+		wstride *= pl->wpc[pl->order[i]];
+	}
+	for (int m = 1; m < lanes; m *= 2)
+		for (int g = 0; g < R; g++) {
+			LLVMValueRef x[16], out[8];
+			for (int k = 0; k < n; k++) {
+				x[k] = acc[g * 8 + k];
+				x[n + k] = shfl_xor(c, acc[g * 8 + k], m * lstride);
+			}
+			combine(c, region, x, 2 * n, out);
+			for (int k = 0; k < n; k++)
+				acc[g * 8 + k] = out[k];
+		}
+	if (warps > 1) {
+		/* partial p of warp w (along the axis) at [row * warps + w]; copies write the same
+		 * values to the same places */
+		lead_barrier(c);
+		LLVMValueRef wid = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
+		LLVMValueRef wa = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, wstride), ""), cg_i32(c, warps), "");
+		int64_t offs[8], off = 0;
+		for (int k = 0; k < n; k++) {
+			offs[k] = off;
+			off += (ir_type_numel(rt) * warps * elem_bytes(op->operands[k]->type->elem) + 15) & ~(int64_t)15;
+		}
+		if (off > G->smem_bytes)
+			G->smem_bytes = off;
+		LLVMValueRef *row = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R);
+		for (int g = 0; g < R; g++) {
+			row[g] = LLVMBuildMul(c->b, owned(c, rt, g), cg_i32(c, warps), "");
+			for (int k = 0; k < n; k++) {
+				const ir_type *ek = op->operands[k]->type->elem;
+				LLVMValueRef v = acc[g * 8 + k];
+				if (ek->kind == IR_I1)
+					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
+				LLVMBuildStore(c->b, v, smem_at(c, ek, offs[k], LLVMBuildAdd(c->b, row[g], wa, "")));
+			}
+		}
+		barrier(c);
+		for (int g = 0; g < R; g++) {
+			for (int k = 0; k < n; k++)
+				acc[g * 8 + k] = from_smem(c, op->operands[k]->type->elem, offs[k], row[g]);
+			for (int w = 1; w < warps; w++) {
+				LLVMValueRef x[16], out[8];
+				for (int k = 0; k < n; k++) {
+					x[k] = acc[g * 8 + k];
+					x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k],
+							     LLVMBuildAdd(c->b, row[g], cg_i32(c, w), ""));
+				}
+				combine(c, region, x, 2 * n, out);
+				for (int k = 0; k < n; k++)
+					acc[g * 8 + k] = out[k];
+			}
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		gtile *r = new_tile(c, R);
+		for (int g = 0; g < R; g++)
+			r->v[g] = acc[g * 8 + k];
+		put(c, &op->results[k], r);
+	}
+}
+
 static void lower_reduce(cg *c, const ir_op *op)
 {
+	if (is_tile(op->results[0].type) && tile_layout(c, op->results[0].type)->l.kind == GPU_SLICE) {
+		lower_reduce_slice(c, op);
+		return;
+	}
 	int n = op->noperands;
 	int64_t axis = ir_op_int(op, "axis", 0);
 	const ir_type *t = op->operands[0]->type;
@@ -955,7 +1170,7 @@ static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
 
 static int flat_count(const ir_type *t)
 {
-	return is_tile(t) ? per_thread(ir_type_numel(t)) : 1;
+	return is_tile(t) ? slots(G->c, t) : 1;
 }
 
 /* Binds values v[0..n) from flat LLVM values. */
@@ -1126,6 +1341,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_IF: lower_if(c, op); return;
 	case IR_OP_WHILE: lower_while(c, op); return;
 	case IR_OP_YIELD: case IR_OP_CONDITION: return;
+	case IR_OP_CONVERT_LAYOUT: lower_shape(c, op); return;
 	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
 	case IR_OP_BARRIER: barrier(c); return;
 	case IR_OP_ASSERT: return; /* device asserts are not compiled in yet */

@@ -12,6 +12,8 @@
 const ir_opinfo ir_ops[IR_NUM_OPS] = {
 #define OP(e, s, no, nr, ng, tr, rule) [IR_OP_##e] = {s, no, nr, ng, tr, rule},
 #include "tile/ops.def"
+#define OP(e, s, no, nr, ng, tr, rule) [IR_OP_##e] = {s, no, nr, ng, tr, rule},
+#include "gpu/ops.def"
 };
 
 int ir_opcode_from_name(const char *name)

@@ -7,7 +7,8 @@
  * Shape of the IR: a module holds functions; a function's body is one block whose
  * arguments are the kernel parameters; ops live in doubly linked lists inside blocks; an op
  * with regions (for, if, while, reduce, scan) owns one block per region. SSA values are
- * op results or block arguments. The op set is dialects/tile/ops.def. */
+ * op results or block arguments. The op set is dialects/tile/ops.def, followed by the
+ * GPU-level ops of dialects/gpu/ops.def. */
 #ifndef TILECC_IR_IR_H
 #define TILECC_IR_IR_H
 
@@ -92,12 +93,14 @@ typedef enum ir_rule {
 	V_RESHAPE, V_TRANS, V_JOIN, V_SPLIT, V_SAME_INT, V_SAME_FLOAT, V_CMPI, V_CMPF, V_SELECT,
 	V_CAST, V_ADDPTR, V_LOAD, V_STORE, V_ATOMIC_RMW, V_ATOMIC_CAS, V_MAKE_BLOCK_PTR, V_ADVANCE,
 	V_DOT, V_REDUCE, V_SCAN, V_SAME_AS_OPERAND, V_FOR, V_IF, V_WHILE, V_YIELD, V_CONDITION,
-	V_ASSERT,
+	V_ASSERT, V_CONVERT_LAYOUT,
 } ir_rule;
 
 typedef enum ir_opcode {
 #define OP(e, s, no, nr, ng, tr, rule) IR_OP_##e,
 #include "tile/ops.def"
+#define OP(e, s, no, nr, ng, tr, rule) IR_OP_##e,
+#include "gpu/ops.def"
 	IR_NUM_OPS
 } ir_opcode;
 

@@ -240,6 +240,15 @@ static void rule_splat(verifier *v, const ir_op *op)
 		err(v, op, "result must be a tile of '%s', got '%s'", tn(v, a), tn(v, r));
 }
 
+/* convert_layout: the same tile in another layout */
+static void rule_convert_layout(verifier *v, const ir_op *op)
+{
+	const ir_type *a = opt(op, 0), *r = rest(op, 0);
+	if (!is_tile(a) || !same_type(a, r))
+		err(v, op, "cannot convert '%s' to '%s': the shape and element type must stay",
+		    tn(v, a), tn(v, r));
+}
+
 static void rule_broadcast(verifier *v, const ir_op *op)
 {
 	const ir_type *a = opt(op, 0), *r = rest(op, 0);
@@ -745,6 +754,7 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_IF: rule_if(v, op); break;
 	case V_WHILE: rule_while(v, op); break;
 	case V_ASSERT: rule_assert(v, op); break;
+	case V_CONVERT_LAYOUT: rule_convert_layout(v, op); break;
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ir/ir.h"
+#include "support/strbuf.h"
 
 /* A GPU kernel's warp size and number of warps: its threads_per_warp attribute (set by the
  * driver for GPU targets) and num_warps (4 when absent). False, leaving both alone, for a
@@ -63,6 +64,32 @@ static inline bool gpu_reduce_shuffles(const ir_op *op, int threads)
 	return true;
 }
 
+/* A reduction along one axis of a tile of rank 2 or more whose operands fit 32-bit
+ * shuffles reduces where the data is and leaves its result in the slice of the operand's
+ * layout (assign-layouts gives it that layout; the lowering follows the result's type). */
+static inline bool gpu_reduce_slices(const ir_op *op)
+{
+	const ir_type *t = op->operands[0]->type;
+	if (t->kind != IR_TILE || t->rank < 2 || t->rank > 8)
+		return false;
+	for (int k = 0; k < op->noperands; k++) {
+		const ir_type *e = op->operands[k]->type->elem;
+		if (ir_type_bits(e) > 32 || e->kind == IR_PTR)
+			return false;
+	}
+	return true;
+}
+
+static inline int64_t gpu_slice_reduce_bytes(const ir_op *op);
+
+/* How an op that changes a tile's shape or layout without computing (broadcast,
+ * expand_dims, reshape, multiple_of, max_contiguous, convert_layout) gets its result:
+ * each thread's elements as they are (same layout, or canonical layouts of one element
+ * count), each slot from a slot of the operand in this thread (expand_dims of a slice,
+ * broadcast within one layout), or through shared memory. */
+typedef enum { GPU_SHARE, GPU_REGMAP, GPU_EXCHANGE } gpu_reshape;
+static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps);
+
 /* Bytes of shared memory an op moves its data through on a GPU (0: none). Each such op
  * writes, synchronizes and reads within itself, so every op can start at offset 0. */
 static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
@@ -71,6 +98,14 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 	int64_t bytes = 0;
 	switch (op->code) {
 	case IR_OP_BROADCAST:
+	case IR_OP_EXPAND_DIMS:
+	case IR_OP_RESHAPE:
+	case IR_OP_MULTIPLE_OF:
+	case IR_OP_MAX_CONTIGUOUS:
+	case IR_OP_CONVERT_LAYOUT:
+		if (x->type->kind != IR_TILE || gpu_reshape_how(op, warp, threads / warp) != GPU_EXCHANGE)
+			return 0;
+		return ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem);
 	case IR_OP_TRANS:
 	case IR_OP_SPLIT:
 		if (x->type->kind != IR_TILE)
@@ -80,6 +115,8 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 		return 2 * gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem));
 	case IR_OP_REDUCE:
 	case IR_OP_SCAN:
+		if (op->code == IR_OP_REDUCE && gpu_slice_reduce_bytes(op) >= 0)
+			return gpu_slice_reduce_bytes(op);
 		if (op->code == IR_OP_REDUCE && gpu_reduce_shuffles(op, threads))
 			return threads / warp > 1 ? 8 * (int64_t)op->noperands * (threads / warp) : 0;
 		/* the general path stores every operand */
@@ -92,6 +129,119 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 		       ir_type_numel(op->operands[1]->type) * gpu_elem_bytes(op->operands[1]->type->elem);
 	default:
 		return 0;
+	}
+}
+
+/* ---- layouts as values (layout.c) ---------------------------------------------------------- */
+
+enum { GPU_MAX_RANK = 8 }; /* deeper tiles keep no layout */
+
+typedef enum { GPU_BLOCKED, GPU_SLICE } gpu_layout_kind;
+
+/* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed. Per
+ * dimension of the blocked layout: elements per thread, lanes, warps; order[0] is the
+ * fastest dimension. */
+typedef struct gpu_layout {
+	gpu_layout_kind kind;
+	int rank; /* of the blocked layout (a slice's tiles have rank - 1) */
+	int spt[GPU_MAX_RANK], tpw[GPU_MAX_RANK], wpc[GPU_MAX_RANK], order[GPU_MAX_RANK];
+	int dim;  /* GPU_SLICE: the removed dimension */
+} gpu_layout;
+
+/* The layout every tile of type t gets unless an op says otherwise: a thread's group of
+ * V consecutive row-major elements, lanes then warps along the flattened index (the
+ * distribution described at the top of this file, as a blocked layout). */
+gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps);
+/* Text form, without the leading '#': "blocked<per_thread [1, 4], lanes [1, 32], warps
+ * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>". */
+void gpu_layout_print(strbuf *s, const gpu_layout *l);
+/* Parses the text form; false when it is not a layout tilecc implements. */
+bool gpu_layout_parse(const char *text, gpu_layout *l);
+bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b);
+/* Whether l describes a tile of `shape` (rank) for programs of `warps` warps of `warp`
+ * threads: its lanes and warps multiply to those, its rank fits. */
+bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps);
+/* Slots (elements) per thread of a tile of `shape` (rank) in l; -1 when they do not fit. */
+int gpu_layout_slots(const gpu_layout *l, const int64_t *shape, int rank);
+/* Slot e as, per dimension of l, its repetition and its index within the thread's run. */
+void gpu_layout_slot(const gpu_layout *l, const int64_t *shape, int rank, int e, int *rep, int *in);
+/* The slot of those parts (repetitions taken modulo their count along each dimension). */
+int gpu_layout_slot_index(const gpu_layout *l, const int64_t *shape, int rank, const int *rep,
+			  const int *in);
+/* Thread t's lane and warp index along each dimension. */
+void gpu_layout_thread(const gpu_layout *l, int warp, int t, int *lane, int *wid);
+/* The coordinate along dimension d of the element at (rep, in) of the thread at (lane,
+ * wid): rep * C + (wid * lanes + lane) * per_thread + in, wrapped to the extent. */
+int64_t gpu_layout_coord(const gpu_layout *l, const int64_t *shape, int rank, int d, int rep, int in,
+			 int lane, int wid);
+/* The row-major flattened index of thread t's slot e (for tests and checks). */
+int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int warp, int t, int e);
+
+/* How a reduction along `axis` of a tile of `shape` in blocked layout l combines: the
+ * distinct positions along the axis that lanes (*lanes) and warps (*warps) of a thread's
+ * row hold; the others are copies. */
+static inline void gpu_reduce_spread(const gpu_layout *l, const int64_t *shape, int axis, int *lanes,
+				     int *warps)
+{
+	int64_t ext = shape[axis], spt = l->spt[axis];
+	int64_t nl = ext / spt, nw = ext / (spt * l->tpw[axis]);
+	*lanes = nl < 1 ? 1 : nl > l->tpw[axis] ? l->tpw[axis] : (int)nl;
+	*warps = nw < 1 ? 1 : nw > l->wpc[axis] ? l->wpc[axis] : (int)nw;
+}
+
+/* Shared memory of a reduction into a slice layout: each warp's partial results, when
+ * warps split the axis; -1 when the op does not reduce into a slice. */
+static inline int64_t gpu_slice_reduce_bytes(const ir_op *op)
+{
+	const ir_type *t = op->operands[0]->type, *r = op->results[0].type;
+	gpu_layout l;
+	if (!gpu_reduce_slices(op) || r->kind != IR_TILE || !r->layout || !gpu_layout_parse(r->layout, &l) ||
+	    l.kind != GPU_SLICE)
+		return -1;
+	int lanes, warps;
+	gpu_reduce_spread(&l, t->shape, l.dim, &lanes, &warps);
+	if (warps == 1)
+		return 0;
+	int64_t bytes = 0;
+	for (int k = 0; k < op->noperands; k++)
+		bytes += gpu_align16(ir_type_numel(r) * warps * gpu_elem_bytes(op->operands[k]->type->elem));
+	return bytes;
+}
+
+/* The layout of tile type t: its type's, or the canonical one; false when the text is
+ * not a layout (the lowering reports it). */
+static inline bool gpu_type_layout(const ir_type *t, int warp, int warps, gpu_layout *l)
+{
+	if (!t->layout) {
+		*l = gpu_layout_canonical(t, warp, warps);
+		return true;
+	}
+	return gpu_layout_parse(t->layout, l);
+}
+
+static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps)
+{
+	const ir_type *xt = op->operands[0]->type, *rt = op->results[0].type;
+	gpu_layout xl, rl;
+	if (!gpu_type_layout(xt, warp, warps, &xl) || !gpu_type_layout(rt, warp, warps, &rl))
+		return GPU_EXCHANGE;
+	gpu_layout xc = gpu_layout_canonical(xt, warp, warps), rc = gpu_layout_canonical(rt, warp, warps);
+	bool canon = gpu_layout_equal(&xl, &xc) && gpu_layout_equal(&rl, &rc);
+	switch (op->code) {
+	case IR_OP_BROADCAST:
+		return gpu_layout_equal(&xl, &rl) ? GPU_REGMAP : GPU_EXCHANGE;
+	case IR_OP_EXPAND_DIMS:
+		if (xl.kind == GPU_SLICE && xl.dim == ir_op_int(op, "axis", -1)) {
+			xl.kind = GPU_BLOCKED;
+			return gpu_layout_equal(&xl, &rl) ? GPU_REGMAP : GPU_EXCHANGE;
+		}
+		return canon ? GPU_SHARE : GPU_EXCHANGE;
+	case IR_OP_CONVERT_LAYOUT:
+	case IR_OP_MULTIPLE_OF:
+	case IR_OP_MAX_CONTIGUOUS:
+		return gpu_layout_equal(&xl, &rl) || canon ? GPU_SHARE : GPU_EXCHANGE;
+	default:
+		return canon ? GPU_SHARE : GPU_EXCHANGE;
 	}
 }
 

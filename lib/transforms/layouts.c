@@ -1,124 +1,185 @@
 /* layouts.c: assigns every tile of a GPU kernel its layout, written into its type as
  *
  *   tile<64x128xf32, #blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1], order [1, 0]>>
+ *   tile<64xf32, #slice<dim = 1, parent = #blocked<...>>>
  *
  * A blocked layout says how one CTA covers the tile: each thread holds per_thread
  * consecutive elements per dimension, the 32 (or 64) lanes of a warp and the warps of the
  * CTA are laid out over the dimensions as the lists say, fastest dimension first in order,
  * and the pattern repeats to cover a larger tile; where the CTA covers more than the
- * tile, threads wrap around and hold copies.
+ * tile, threads wrap around and hold copies (layout.c).
  *
- * The layout follows the distribution the lowering uses (gpu_layout.h): a thread's group
- * of V consecutive row-major elements, lanes then warps along the flattened index. That
- * distribution depends on the element count alone, so element-wise ops, expand_dims and
- * reshape keep their operands' layouts and move nothing; the ops that change layout
- * (broadcast, trans, join, split, reductions along an axis, scans, dot) are exactly the
- * conversions that smem-alloc plans through shared memory. MMA and shared (swizzled)
- * layouts come with tensor cores.
+ * Most tiles get the canonical blocked layout of their shape (gpu_layout_canonical: a
+ * thread's group of V consecutive row-major elements, lanes then warps along the flattened
+ * index), which depends on the element count alone, so element-wise ops, expand_dims and
+ * reshape move nothing between canonical tiles. Reductions along one axis of a tile of
+ * rank 2 or more (32-bit operands) leave their result where the threads computed it: in
+ * the slice of the operand's layout. expand_dims of a slice along its dim gives the
+ * parent layout back, broadcast keeps a non-canonical blocked layout, and element-wise
+ * ops keep their operands' common layout: rowmax = max(x, 1); x - rowmax[:, None] stays
+ * in registers. Any other use of a tile in a layout its op does not take gets an
+ * explicit convert_layout (dialects/gpu/ops.def) to the canonical layout, which the
+ * lowering moves through shared memory and remove-layout-conversions trims. Data-moving
+ * ops between canonical tiles (broadcast, trans, join, split, scans, dot) still convert
+ * inside their own lowering; shared (swizzled) and MMA layouts come with tensor cores.
  *
- * Runs only on functions with a threads_per_warp attribute; changes types, not values. */
+ * Runs only on functions with a threads_per_warp attribute. A layout already in the
+ * input (IR read from text) is kept when tilecc implements it. */
 #include <stdio.h>
 
 #include "support/strbuf.h"
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 
-enum { MAX_RANK = 8 }; /* deeper tiles keep no layout (the lowering needs none) */
-
-typedef struct blocked {
-	int rank;
-	int64_t spt[MAX_RANK], tpw[MAX_RANK], wpc[MAX_RANK];
-} blocked;
-
-/* Spreads n (a power of two) over dims from the last, each taking what its remaining
- * extent room[d] allows; what is left goes to the outermost dim (wrapping). */
-static void spread(int rank, int64_t n, int64_t *room, int64_t *out)
-{
-	for (int d = rank - 1; d >= 0; d--) {
-		int64_t k = 1;
-		while (k * 2 <= n && room[d] % (k * 2) == 0)
-			k *= 2;
-		out[d] = k;
-		room[d] /= k;
-		n /= k;
-	}
-	out[0] *= n;
-}
-
-static blocked layout_of(const ir_type *t, int warp, int warps)
-{
-	blocked b = {.rank = t->rank};
-	int64_t n = ir_type_numel(t);
-	int64_t room[MAX_RANK];
-	for (int d = 0; d < t->rank; d++)
-		room[d] = t->shape[d];
-	spread(t->rank, n >= warp * warps ? gpu_group(n, warp * warps) : 1, room, b.spt);
-	spread(t->rank, warp, room, b.tpw);
-	spread(t->rank, warps, room, b.wpc);
-	return b;
-}
-
-static void put_list(strbuf *s, const char *name, const int64_t *v, int n, bool reverse)
-{
-	strbuf_printf(s, "%s [", name);
-	for (int i = 0; i < n; i++)
-		strbuf_printf(s, "%s%lld", i ? ", " : "", (long long)(reverse ? n - 1 - i : v[i]));
-	strbuf_printf(s, "]");
-}
-
-static const ir_type *with_layout(ir_context *c, const ir_type *t, int warp, int warps)
-{
-	blocked b = layout_of(t, warp, warps);
-	strbuf s = {0};
-	strbuf_printf(&s, "blocked<");
-	put_list(&s, "per_thread", b.spt, b.rank, false);
-	strbuf_printf(&s, ", ");
-	put_list(&s, "lanes", b.tpw, b.rank, false);
-	strbuf_printf(&s, ", ");
-	put_list(&s, "warps", b.wpc, b.rank, false);
-	strbuf_printf(&s, ", ");
-	put_list(&s, "order", NULL, b.rank, true);
-	strbuf_printf(&s, ">");
-	const ir_type *r = s.data ? ir_type_tile_layout(c, t->elem, t->rank, t->shape, s.data) : t;
-	strbuf_free(&s);
-	return r ? r : t;
-}
-
 typedef struct assigner {
 	ir_context *c;
 	diag_engine *d;
 	int warp, warps;
 	int errors;
+	int converts; /* convert_layout ops inserted */
 } assigner;
 
-/* Gives v its layout; a layout already there (IR read from text) must be that one, the
- * only distribution the lowering implements; the first mismatch is reported. */
-static void assign(assigner *s, ir_value *v, srcloc loc)
+static const ir_type *typed(assigner *s, const ir_type *t, const gpu_layout *l)
+{
+	strbuf b = {0};
+	gpu_layout_print(&b, l);
+	const ir_type *r = b.data ? ir_type_tile_layout(s->c, t->elem, t->rank, t->shape, b.data) : t;
+	strbuf_free(&b);
+	return r ? r : t;
+}
+
+static bool has_layout(const ir_type *t)
+{
+	return t->kind == IR_TILE && t->rank <= GPU_MAX_RANK;
+}
+
+/* The layout of a tile type that has one; false for the others. */
+static bool layout(const ir_type *t, gpu_layout *l)
+{
+	return has_layout(t) && t->layout && gpu_layout_parse(t->layout, l);
+}
+
+static bool is_canonical(assigner *s, const ir_type *t)
+{
+	gpu_layout l, want = gpu_layout_canonical(t, s->warp, s->warps);
+	return layout(t, &l) && gpu_layout_equal(&l, &want);
+}
+
+static const ir_type *canonical(assigner *s, const ir_type *t)
+{
+	gpu_layout l = gpu_layout_canonical(t, s->warp, s->warps);
+	return typed(s, t, &l);
+}
+
+/* Gives v the layout l, or the canonical one (l NULL); a layout already there (IR read
+ * from text) stays when tilecc implements it for this tile. */
+static void assign(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc)
 {
 	const ir_type *t = v->type;
-	if (t->kind != IR_TILE || t->rank > MAX_RANK || s->errors)
+	if (!has_layout(t) || s->errors)
 		return; /* one error says it; the rest would repeat it */
-	const ir_type *want = with_layout(s->c, t, s->warp, s->warps);
-	if (t->layout && t->layout != want->layout) {
-		diag_error(s->d, loc, "layout '#%s' is not supported for this tile; with %d warps "
-			   "of %d threads it must be '#%s'", t->layout, s->warps, s->warp,
-			   want->layout);
-		s->errors++;
+	if (t->layout) {
+		gpu_layout have;
+		if (!gpu_layout_parse(t->layout, &have) ||
+		    !gpu_layout_fits(&have, t->shape, t->rank, s->warp, s->warps)) {
+			diag_error(s->d, loc, "layout '#%s' is not one tilecc implements for this tile: "
+				   "blocked or slice, lanes multiplying to %d and warps to %d",
+				   t->layout, s->warp, s->warps);
+			s->errors++;
+		}
 		return;
 	}
-	v->type = want;
+	v->type = l ? typed(s, t, l) : canonical(s, t);
+}
+
+/* Operand i of op in the canonical layout: a convert_layout before op when it is not. */
+static void need_canonical(assigner *s, ir_op *op, int i)
+{
+	ir_value *x = op->operands[i];
+	if (!has_layout(x->type) || is_canonical(s, x->type))
+		return;
+	const ir_type *t = canonical(s, x->type);
+	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &t, op->loc);
+	ir_block_insert_before(op->parent, op, cv);
+	ir_op_set_operand(op, i, &cv->results[0]);
+	s->converts++;
+}
+
+/* The common layout of op's tile operands, when they have one. */
+static bool common_layout(const ir_op *op, gpu_layout *l)
+{
+	bool any = false;
+	for (int i = 0; i < op->noperands; i++) {
+		gpu_layout x;
+		if (op->operands[i]->type->kind != IR_TILE)
+			continue;
+		if (!layout(op->operands[i]->type, &x) || (any && !gpu_layout_equal(&x, l)))
+			return false;
+		*l = x;
+		any = true;
+	}
+	return any;
+}
+
+static void walk(assigner *s, ir_block *b, srcloc loc);
+
+/* The layouts of op's results, converting operands where op needs it. */
+static void assign_op(assigner *s, ir_op *op)
+{
+	gpu_layout l;
+	const ir_type *t0 = op->noperands ? op->operands[0]->type : NULL;
+	switch (op->code) {
+	case IR_OP_CONVERT_LAYOUT:
+		assign(s, &op->results[0], NULL, op->loc);
+		return;
+	case IR_OP_EXPAND_DIMS:
+		/* a slice along the expanded axis is its parent layout again */
+		if (layout(t0, &l) && l.kind == GPU_SLICE && l.dim == ir_op_int(op, "axis", -1)) {
+			l.kind = GPU_BLOCKED;
+			assign(s, &op->results[0], &l, op->loc);
+			return;
+		}
+		break;
+	case IR_OP_BROADCAST:
+		/* a blocked layout broadcasts in registers to the same layout */
+		if (t0->kind == IR_TILE && layout(t0, &l) && l.kind == GPU_BLOCKED && !is_canonical(s, t0)) {
+			assign(s, &op->results[0], &l, op->loc);
+			return;
+		}
+		break;
+	case IR_OP_REDUCE:
+		if (gpu_reduce_slices(op) && common_layout(op, &l) && l.kind == GPU_BLOCKED) {
+			l.kind = GPU_SLICE;
+			l.dim = (int)ir_op_int(op, "axis", 0);
+			for (int r = 0; r < op->nresults; r++)
+				assign(s, &op->results[r], &l, op->loc);
+			for (int g = 0; g < op->nregions; g++)
+				walk(s, op->regions[g], op->loc);
+			return;
+		}
+		break;
+	default:
+		if ((ir_ops[op->code].traits & T_ELEMENTWISE) && common_layout(op, &l)) {
+			for (int r = 0; r < op->nresults; r++)
+				assign(s, &op->results[r], &l, op->loc);
+			return;
+		}
+		break;
+	}
+	for (int i = 0; i < op->noperands; i++)
+		need_canonical(s, op, i);
+	for (int r = 0; r < op->nresults; r++)
+		assign(s, &op->results[r], NULL, op->loc);
+	for (int g = 0; g < op->nregions; g++)
+		walk(s, op->regions[g], op->loc);
 }
 
 static void walk(assigner *s, ir_block *b, srcloc loc)
 {
 	for (int i = 0; i < b->nargs; i++)
-		assign(s, b->args[i], loc);
-	for (ir_op *op = b->first; op; op = op->next) {
-		for (int r = 0; r < op->nresults; r++)
-			assign(s, &op->results[r], op->loc);
-		for (int r = 0; r < op->nregions; r++)
-			walk(s, op->regions[r], op->loc);
-	}
+		assign(s, b->args[i], NULL, loc);
+	for (ir_op *op = b->first; op; op = op->next)
+		assign_op(s, op);
 }
 
 int pass_assign_layouts(ir_module *m, diag_engine *d)

@@ -1,0 +1,288 @@
+/* layout.c: GPU layouts as values: the canonical blocked layout of a tile, parsing and
+ * printing the text form tile types carry, and which elements a thread holds.
+ *
+ * A blocked layout over rank r: per dimension d, each thread holds spt[d] consecutive
+ * elements, the lanes of a warp span tpw[d] such groups and the warps wpc[d] such spans;
+ * the CTA thus covers C[d] = spt[d] * tpw[d] * wpc[d] elements along d, repeated to cover
+ * a larger tile and wrapped (copies) over a smaller one. Lane and warp indices split over
+ * the dimensions fastest first (order[0] is the fastest dimension). A thread's slots are
+ * numbered with its spt elements fastest, then the repetitions, each fastest dimension
+ * first. A slice layout is its parent blocked layout with one dimension removed: the
+ * layout of a reduction's result along that dimension. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "transforms/gpu_layout.h"
+
+/* Spreads n (a power of two) over dims from the last, each taking what its remaining
+ * extent room[d] allows; what is left goes to the outermost dim (wrapping). */
+static void spread(int rank, int64_t n, int64_t *room, int *out)
+{
+	for (int d = rank - 1; d >= 0; d--) {
+		int64_t k = 1;
+		while (k * 2 <= n && room[d] % (k * 2) == 0)
+			k *= 2;
+		out[d] = (int)k;
+		room[d] /= k;
+		n /= k;
+	}
+	out[0] *= (int)n;
+}
+
+gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps)
+{
+	gpu_layout l = {.kind = GPU_BLOCKED, .rank = t->rank};
+	int64_t n = ir_type_numel(t);
+	int64_t room[GPU_MAX_RANK];
+	for (int d = 0; d < t->rank; d++) {
+		room[d] = t->shape[d];
+		l.order[d] = t->rank - 1 - d;
+	}
+	spread(t->rank, n >= warp * warps ? gpu_group(n, warp * warps) : 1, room, l.spt);
+	spread(t->rank, warp, room, l.tpw);
+	spread(t->rank, warps, room, l.wpc);
+	return l;
+}
+
+static void put_list(strbuf *s, const char *name, const int *v, int n)
+{
+	strbuf_printf(s, "%s [", name);
+	for (int i = 0; i < n; i++)
+		strbuf_printf(s, "%s%d", i ? ", " : "", v[i]);
+	strbuf_printf(s, "]");
+}
+
+void gpu_layout_print(strbuf *s, const gpu_layout *l)
+{
+	if (l->kind == GPU_SLICE)
+		strbuf_printf(s, "slice<dim = %d, parent = #", l->dim);
+	strbuf_printf(s, "blocked<");
+	put_list(s, "per_thread", l->spt, l->rank);
+	strbuf_printf(s, ", ");
+	put_list(s, "lanes", l->tpw, l->rank);
+	strbuf_printf(s, ", ");
+	put_list(s, "warps", l->wpc, l->rank);
+	strbuf_printf(s, ", ");
+	put_list(s, "order", l->order, l->rank);
+	strbuf_printf(s, ">");
+	if (l->kind == GPU_SLICE)
+		strbuf_printf(s, ">");
+}
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+static bool lit(const char **p, const char *s)
+{
+	while (**p == ' ')
+		(*p)++;
+	size_t n = strlen(s);
+	if (strncmp(*p, s, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+static bool num(const char **p, int *v)
+{
+	while (**p == ' ')
+		(*p)++;
+	char *end;
+	long x = strtol(*p, &end, 10);
+	if (end == *p || x < 0 || x > 1 << 20)
+		return false;
+	*v = (int)x;
+	*p = end;
+	return true;
+}
+
+static bool list(const char **p, const char *name, int *v, int *n)
+{
+	if (!lit(p, name) || !lit(p, "["))
+		return false;
+	*n = 0;
+	do {
+		if (*n == GPU_MAX_RANK || !num(p, &v[(*n)++]))
+			return false;
+	} while (lit(p, ","));
+	return lit(p, "]");
+}
+
+static bool pow2(int x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+static bool blocked(const char **p, gpu_layout *l)
+{
+	int n[4];
+	if (!lit(p, "blocked<") || !list(p, "per_thread", l->spt, &n[0]) || !lit(p, ",") ||
+	    !list(p, "lanes", l->tpw, &n[1]) || !lit(p, ",") || !list(p, "warps", l->wpc, &n[2]) ||
+	    !lit(p, ",") || !list(p, "order", l->order, &n[3]) || !lit(p, ">"))
+		return false;
+	if (n[1] != n[0] || n[2] != n[0] || n[3] != n[0])
+		return false;
+	l->rank = n[0];
+	unsigned seen = 0;
+	for (int d = 0; d < l->rank; d++) {
+		if (!pow2(l->spt[d]) || !pow2(l->tpw[d]) || !pow2(l->wpc[d]) || l->order[d] >= l->rank ||
+		    (seen & 1u << l->order[d]))
+			return false;
+		seen |= 1u << l->order[d];
+	}
+	return true;
+}
+
+bool gpu_layout_parse(const char *text, gpu_layout *l)
+{
+	memset(l, 0, sizeof *l);
+	const char *p = text;
+	if (lit(&p, "slice<")) {
+		l->kind = GPU_SLICE;
+		if (!lit(&p, "dim") || !lit(&p, "=") || !num(&p, &l->dim) || !lit(&p, ",") ||
+		    !lit(&p, "parent") || !lit(&p, "=") || !lit(&p, "#") || !blocked(&p, l) ||
+		    !lit(&p, ">") || l->dim >= l->rank || l->rank < 2)
+			return false;
+	} else if (!blocked(&p, l)) {
+		return false;
+	}
+	while (*p == ' ')
+		p++;
+	return *p == 0;
+}
+
+bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
+{
+	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim))
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] || a->wpc[d] != b->wpc[d] ||
+		    a->order[d] != b->order[d])
+			return false;
+	return true;
+}
+
+/* ---- which elements a thread holds ---------------------------------------------------------- */
+
+/* The extent along parent dim d of a tile of `shape` in layout l (a slice has 1 along its
+ * removed dim), or -1 when the ranks do not fit. */
+static int64_t extent(const gpu_layout *l, const int64_t *shape, int rank, int d)
+{
+	if (l->kind == GPU_SLICE) {
+		if (rank != l->rank - 1)
+			return -1;
+		return d == l->dim ? 1 : shape[d < l->dim ? d : d - 1];
+	}
+	return rank == l->rank ? shape[d] : -1;
+}
+
+static int64_t reps(const gpu_layout *l, int64_t ext, int d)
+{
+	int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
+	return ext > cover ? ext / cover : 1;
+}
+
+/* Whether parent dim d counts for the slots (a slice's removed dim does not). */
+static bool counts(const gpu_layout *l, int d)
+{
+	return l->kind != GPU_SLICE || d != l->dim;
+}
+
+int gpu_layout_slots(const gpu_layout *l, const int64_t *shape, int rank)
+{
+	int64_t n = 1;
+	for (int d = 0; d < l->rank; d++) {
+		int64_t ext = extent(l, shape, rank, d);
+		if (ext < 0)
+			return -1;
+		if (counts(l, d))
+			n *= reps(l, ext, d) * l->spt[d];
+	}
+	return n > 1 << 20 ? -1 : (int)n;
+}
+
+void gpu_layout_slot(const gpu_layout *l, const int64_t *shape, int rank, int e, int *rep, int *in)
+{
+	int within = 1;
+	for (int d = 0; d < l->rank; d++)
+		if (counts(l, d))
+			within *= l->spt[d];
+	int w = e % within, r = e / within;
+	for (int i = 0; i < l->rank; i++) {
+		int d = l->order[i];
+		rep[d] = in[d] = 0;
+		if (!counts(l, d))
+			continue;
+		in[d] = w % l->spt[d];
+		w /= l->spt[d];
+		int64_t n = reps(l, extent(l, shape, rank, d), d);
+		rep[d] = (int)(r % n);
+		r /= (int)n;
+	}
+}
+
+int gpu_layout_slot_index(const gpu_layout *l, const int64_t *shape, int rank, const int *rep,
+			  const int *in)
+{
+	int within = 1;
+	for (int d = 0; d < l->rank; d++)
+		if (counts(l, d))
+			within *= l->spt[d];
+	int w = 0, r = 0, wm = 1, rm = 1;
+	for (int i = 0; i < l->rank; i++) {
+		int d = l->order[i];
+		if (!counts(l, d))
+			continue;
+		w += in[d] * wm;
+		wm *= l->spt[d];
+		int n = (int)reps(l, extent(l, shape, rank, d), d);
+		r += (rep[d] % n) * rm;
+		rm *= n;
+	}
+	return r * within + w;
+}
+
+void gpu_layout_thread(const gpu_layout *l, int warp, int t, int *lane, int *wid)
+{
+	int ln = t % warp, wp = t / warp;
+	for (int i = 0; i < l->rank; i++) {
+		int d = l->order[i];
+		lane[d] = ln % l->tpw[d];
+		ln /= l->tpw[d];
+		wid[d] = wp % l->wpc[d];
+		wp /= l->wpc[d];
+	}
+}
+
+int64_t gpu_layout_coord(const gpu_layout *l, const int64_t *shape, int rank, int d, int rep, int in,
+			 int lane, int wid)
+{
+	int64_t ext = extent(l, shape, rank, d);
+	int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
+	int64_t x = rep * cover + ((int64_t)wid * l->tpw[d] + lane) * l->spt[d] + in;
+	return x % ext;
+}
+
+int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int warp, int t, int e)
+{
+	int rep[GPU_MAX_RANK], in[GPU_MAX_RANK], lane[GPU_MAX_RANK], wid[GPU_MAX_RANK];
+	gpu_layout_slot(l, shape, rank, e, rep, in);
+	gpu_layout_thread(l, warp, t, lane, wid);
+	int64_t flat = 0;
+	for (int d = 0; d < l->rank; d++) {
+		if (!counts(l, d))
+			continue;
+		flat = flat * extent(l, shape, rank, d) +
+		       gpu_layout_coord(l, shape, rank, d, rep[d], in[d], lane[d], wid[d]);
+	}
+	return flat;
+}
+
+bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps)
+{
+	int64_t lanes = 1, ws = 1;
+	for (int d = 0; d < l->rank; d++) {
+		lanes *= l->tpw[d];
+		ws *= l->wpc[d];
+	}
+	return lanes == warp && ws == warps && gpu_layout_slots(l, shape, rank) >= 1;
+}
