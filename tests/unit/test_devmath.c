@@ -8,6 +8,9 @@
  * function's, exact enough beside a double; the error against it, the error of devmath
  * itself, is printed too.
  *
+ * When the build embedded the bitcode (TILECC_HAVE_DEVMATH), the embedded bytes are also
+ * checked against the devmath.bc file they came from.
+ *
  * Usage: test_devmath [count [seed]]   count random inputs per function, 10^6 by default */
 #include <float.h>
 #include <math.h>
@@ -18,6 +21,9 @@
 #include <string.h>
 
 #include "test.h"
+#if TILECC_HAVE_DEVMATH
+#include "codegen/devmath.h"
+#endif
 
 double __tilecc_dm_exp(double x);
 double __tilecc_dm_exp2(double x);
@@ -354,6 +360,23 @@ static void test_accuracy(long count)
 	}
 }
 
+/* The bitcode lib/ embeds is the bitcode the build made. */
+static void test_embedded(void)
+{
+#if TILECC_HAVE_DEVMATH
+	size_t n = 0;
+	unsigned char *bc = test_slurp(TILECC_DEVMATH_BC, &n);
+	CHECK(bc != NULL);
+	CHECK(bc && n == tilecc_devmath_amdgpu_bc_len &&
+	      !memcmp(bc, tilecc_devmath_amdgpu_bc, n));
+	CHECK(tilecc_devmath_amdgpu_bc_len > 4 &&
+	      !memcmp(tilecc_devmath_amdgpu_bc, "BC\xc0\xde", 4)); /* bitcode's magic */
+	free(bc);
+#else
+	printf("devmath bitcode not embedded in this build (no clang 19)\n");
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	long count = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
@@ -361,5 +384,6 @@ int main(int argc, char **argv)
 		rng_state = strtoull(argv[2], NULL, 0);
 	test_special();
 	test_accuracy(count);
+	test_embedded();
 	return test_result("test_devmath");
 }
