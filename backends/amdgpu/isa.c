@@ -119,6 +119,17 @@ static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef x)
 	return LLVMBuildFPTrunc(c->b, r, LLVMTypeOf(x), "");
 }
 
+/* No device library prints on AMD here (HIP's __assert_fail lives in the ROCm device
+ * libraries): a failed assert traps, and the launch fails without the message. */
+static void assert_fail(cg *c, const char *msg, const char *file, int line, const char *func)
+{
+	(void)msg;
+	(void)file;
+	(void)line;
+	(void)func;
+	cg_call0(c, "llvm.trap");
+}
+
 /* LDS is declared at its size, which is known once the kernel is lowered: a placeholder
  * until then, replaced in finish_kernel. */
 static LLVMValueRef smem_begin(cg *c, LLVMValueRef fn)
@@ -168,6 +179,7 @@ const gpu_isa amdgpu_isa = {
     .masked_load = NULL,
     .math = math,
     .fdiv = NULL,
+    .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,
 };

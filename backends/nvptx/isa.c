@@ -152,6 +152,21 @@ static LLVMValueRef fdiv(cg *c, const ir_op *op, LLVMValueRef x, LLVMValueRef y)
 	return LLVMBuildCall2(c->b, ft, fn, argv, 2, "");
 }
 
+/* CUDA's device-side assert: __assertfail (which ptxas and the driver provide) prints the
+ * message with the thread and block and stops the kernel; the launch's synchronize then
+ * fails with CUDA_ERROR_ASSERT. */
+static void assert_fail(cg *c, const char *msg, const char *file, int line, const char *func)
+{
+	LLVMTypeRef pt[5] = {c->t_ptr, c->t_ptr, c->t_i32, c->t_ptr, c->t_i64};
+	LLVMTypeRef fty = LLVMFunctionType(c->t_void, pt, 5, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(c->mod, "__assertfail");
+	if (!f)
+		f = LLVMAddFunction(c->mod, "__assertfail", fty);
+	LLVMValueRef args[5] = {LLVMBuildGlobalStringPtr(c->b, msg, "msg"), LLVMBuildGlobalStringPtr(c->b, file, "file"),
+				cg_i32(c, line), LLVMBuildGlobalStringPtr(c->b, func, "fn"), cg_i64(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 5, "");
+}
+
 /* One dynamic shared-memory array for every kernel of the module; its size is a launch
  * parameter (the metadata's shared=). */
 static LLVMValueRef smem_begin(cg *c, LLVMValueRef fn)
@@ -193,6 +208,7 @@ const gpu_isa nvptx_isa = {
     .masked_load = masked_load,
     .math = math,
     .fdiv = fdiv,
+    .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,
 };

@@ -1321,6 +1321,29 @@ static void lower_while(cg *c, const ir_op *op)
 	free(yv);
 }
 
+/* tl.device_assert: when any element this thread holds is false, the target's assert
+ * failure (always compiled in, as on CPUs). */
+static void lower_assert(cg *c, const ir_op *op)
+{
+	const ir_value *cv = op->operands[0];
+	int n = is_tile(cv->type) ? tget(c, cv)->n : 1;
+	LLVMValueRef bad = NULL;
+	for (int e = 0; e < n; e++) {
+		LLVMValueRef no = LLVMBuildNot(c->b, opnd(c, cv, e), "");
+		bad = bad ? LLVMBuildOr(c->b, bad, no, "") : no;
+	}
+	const ir_attr *ma = ir_op_attr(op, "msg");
+	const char *msg = ma && ma->kind == IR_ATTR_STR && ma->s[0] ? ma->s : "device_assert";
+	const char *file = diag_file_name(c->d, op->loc.file);
+	LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "assert.fail");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "assert.ok");
+	LLVMBuildCondBr(c->b, bad, fail, join);
+	LLVMPositionBuilderAtEnd(c->b, fail);
+	c->isa->assert_fail(c, msg, file ? file : "<kernel>", (int)op->loc.line, c->f->name);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+}
+
 static void lower_op(cg *c, const ir_op *op)
 {
 	cg_debug_loc(c, op->loc);
@@ -1344,7 +1367,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_CONVERT_LAYOUT: lower_shape(c, op); return;
 	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
 	case IR_OP_BARRIER: barrier(c); return;
-	case IR_OP_ASSERT: return; /* device asserts are not compiled in yet */
+	case IR_OP_ASSERT: lower_assert(c, op); return;
 	default: lower_shape(c, op); return;
 	}
 }

@@ -16,6 +16,8 @@
 #                                   ptxas), launches checked against C, streams, threads,
 #                                   errors
 #   test_cuda_runtime --fault PTX   a kernel that faults, reported by the synchronize
+#   test_cuda_runtime --assert PTX  tl.device_assert compiled by tilecc (check_below.ptx):
+#                                   passing data go through, failing data stop the kernel
 #   test_cuda_runtime --no-device   TILERT_CUDA_DEVICE=99: TILERT_ERR_NO_DRIVER
 #   test_runtime_cuda PTX [CUBIN]   tests/runtime/test_runtime_cuda.c, the ctest of machines
 #                                   without a GPU, taking its with-a-device branch here
@@ -76,6 +78,9 @@ run() {
 	"$dir/test_cuda_runtime" "$ptx" ${cubin:+"$cubin"} || fail "$1: test_cuda_runtime"
 	echo "== $1: test_cuda_runtime --fault"
 	"$dir/test_cuda_runtime" --fault "$ptx" || fail "$1: test_cuda_runtime --fault"
+	echo "== $1: test_cuda_runtime --assert"
+	"$dir/test_cuda_runtime" --assert "$root/tests/gpu/check_below.ptx" ||
+		fail "$1: test_cuda_runtime --assert"
 	echo "== $1: test_cuda_runtime --no-device"
 	TILERT_CUDA_DEVICE=99 "$dir/test_cuda_runtime" --no-device ||
 		fail "$1: test_cuda_runtime --no-device"

@@ -8,6 +8,7 @@
  *
  * usage: test_cuda_runtime PTX [CUBIN]       the tests
  *        test_cuda_runtime --fault PTX       a launch that faults: reported at synchronize
+ *        test_cuda_runtime --assert PTX      tl.device_assert (check_below.ptx) passing, then failing
  *        test_cuda_runtime --no-device       run with TILERT_CUDA_DEVICE=99: no device */
 #include <pthread.h>
 #include <stdint.h>
@@ -544,6 +545,39 @@ static int run_fault(const char *ptx_path)
 	return failures ? 1 : 0;
 }
 
+/* tl.device_assert compiled by tilecc (check_below.ptx, from tests/gpu/assert_kernel.py):
+ * a launch whose data pass goes through; one whose data fail stops with the driver's
+ * assert error at the synchronize, after which the context is unusable (so it comes last,
+ * in a process of its own). */
+static int run_assert(const char *ptx_path)
+{
+	tilert_module *mod = NULL;
+	tilert_kernel *k = NULL;
+	int32_t n = 1000, host[1000], limit = 1000;
+	void *dx = NULL;
+	void *args[] = { &dx, &n, &limit };
+	tilert_grid g = { (uint32_t)((n + 255) / 256), 1, 1 };
+	int rc;
+
+	for (int i = 0; i < n; i++)
+		host[i] = i;
+	CHECK(tilert_module_load_file(ptx_path, &mod) == TILERT_OK);
+	CHECK(tilert_module_get_kernel(mod, "check_below", &k) == TILERT_OK);
+	CHECK(tilert_device_alloc(sizeof host, &dx) == TILERT_OK);
+	if (!k || !dx)
+		return 1;
+	CHECK(tilert_memcpy_htod(dx, host, sizeof host) == TILERT_OK);
+	CHECK(tilert_launch(k, NULL, g, args, 3) == TILERT_OK);
+	CHECK(tilert_stream_synchronize(NULL) == TILERT_OK); /* every x < 1000 */
+	limit = 500;
+	CHECK(tilert_launch(k, NULL, g, args, 3) == TILERT_OK);
+	rc = tilert_stream_synchronize(NULL);
+	printf("  assert: %s\n", tilert_last_error());
+	CHECK(rc == TILERT_ERR_LAUNCH);
+	CHECK(contains(tilert_last_error(), "CUDA_ERROR_ASSERT"));
+	return failures ? 1 : 0;
+}
+
 static int run_no_device(void)
 {
 	void *p = NULL;
@@ -564,6 +598,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--fault") == 0)
 		return run_fault(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--assert") == 0)
+		return run_assert(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--no-device") == 0)
 		return run_no_device();
 	if (argc < 2) {
