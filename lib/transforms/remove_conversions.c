@@ -6,15 +6,23 @@
  *   - a conversion of a conversion converts the original once;
  *   - a conversion of a splat or a constant is that splat or constant built in the new
  *     layout (nothing to move);
- *   - an element-wise op whose tile operands are all conversions out of one layout L (or
- *     splats and constants) runs in L, and its result is converted once: two conversions
- *     in, one out;
- *   - conversions left without uses go.
+ *   - an element-wise op whose tile operands all are, or come by conversion out of, one
+ *     layout L (or are splats and constants) runs in L, and its result is converted once:
+ *     two conversions in, one out;
+ *   - a value carried by a `for` loop that the body would compute in another layout L (a
+ *     running max or sum of reductions, in their slice layout) is carried in L: its
+ *     initial value is built or converted before the loop and converted back only where
+ *     it is used in the old layout, which the other rules then trim;
+ *   - expand_dims of a conversion out of a slice, feeding only broadcasts to the slice's
+ *     parent layout, expands the slice itself (the broadcasts then copy registers);
+ *   - conversions and other pure ops left without uses go.
  *
  * To a fixed point, in every region of every function. */
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 #include "transforms/walk.h"
+
+#include "support/strbuf.h"
 
 typedef struct rewriter {
 	ir_func *f;
@@ -63,7 +71,7 @@ static void hoist(rewriter *w, ir_op *op)
 	int converts = 0;
 	for (int i = 0; i < op->noperands; i++) {
 		const ir_value *x = op->operands[i];
-		if (x->type->kind != IR_TILE || is_remat(x))
+		if (x->type->kind != IR_TILE || is_remat(x) || (from && x->type->layout == from))
 			continue;
 		if (!is_convert(x))
 			return;
@@ -73,7 +81,14 @@ static void hoist(rewriter *w, ir_op *op)
 		from = l;
 		converts++;
 	}
-	if (converts < 2 || op->nresults != 1 || op->results[0].type->kind != IR_TILE)
+	/* operands in the layout the conversions come from need nothing either */
+	for (int i = 0; from && i < op->noperands; i++) {
+		const ir_value *x = op->operands[i];
+		if (x->type->kind == IR_TILE && !is_remat(x) && !is_convert(x) && x->type->layout != from)
+			return;
+	}
+	if (converts < 1 || op->nresults != 1 || op->results[0].type->kind != IR_TILE ||
+	    op->results[0].type->layout == from)
 		return;
 	ir_value *ops[8];
 	if (op->noperands > 8)
@@ -84,8 +99,10 @@ static void hoist(rewriter *w, ir_op *op)
 			ops[i] = x;
 		else if (is_remat(x))
 			ops[i] = remat(w, x->def, in_layout(w, x->type, from), op);
-		else
+		else if (is_convert(x))
 			ops[i] = x->def->operands[0];
+		else
+			ops[i] = x;
 	}
 	const ir_type *rt = op->results[0].type;
 	const ir_type *lt = in_layout(w, rt, from);
@@ -99,12 +116,172 @@ static void hoist(rewriter *w, ir_op *op)
 	replace(w, op, &cv->results[0]);
 }
 
+/* Whether y could be computed in layout l inside a loop body (arg: the loop-carried
+ * value being moved to l): it has l, comes by conversion out of l, is a splat or a
+ * constant, is arg, or is an element-wise op of such values. */
+static bool could_have(const ir_value *y, const char *l, const ir_value *arg, int depth)
+{
+	if (y->type->kind != IR_TILE || y == arg || y->type->layout == l || is_remat(y))
+		return true;
+	if (is_convert(y))
+		return y->def->operands[0]->type->layout == l;
+	if (depth == 0 || !y->def || !(ir_ops[y->def->code].traits & T_ELEMENTWISE))
+		return false;
+	for (int i = 0; i < y->def->noperands; i++)
+		if (!could_have(y->def->operands[i], l, arg, depth - 1))
+			return false;
+	return true;
+}
+
+/* A layout other than the canonical one that y's computation brings in: the source of
+ * a conversion, or a value's own, the first one found; NULL when none. */
+static const char *brought_in(const ir_value *y, const char *canon, int depth)
+{
+	if (y->type->kind != IR_TILE)
+		return NULL;
+	if (is_convert(y))
+		return y->def->operands[0]->type->layout;
+	if (y->type->layout != canon)
+		return y->type->layout;
+	if (depth == 0 || !y->def || !(ir_ops[y->def->code].traits & T_ELEMENTWISE))
+		return NULL;
+	for (int i = 0; i < y->def->noperands; i++) {
+		const char *l = brought_in(y->def->operands[i], canon, depth - 1);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
+/* The for op's carried value k in layout l (see the top of the file). */
+static void carry_in(rewriter *w, ir_op *op, int k, const char *l)
+{
+	ir_block *body = op->regions[0];
+	ir_value *arg = body->args[1 + k], *init = op->operands[3 + k], *res = &op->results[k];
+	ir_op *y = body->last;
+	const ir_type *old = arg->type, *lt = in_layout(w, old, l);
+	/* the initial value in l */
+	ir_value *in;
+	if (is_remat(init))
+		in = remat(w, init->def, lt, op);
+	else if (is_convert(init) && init->def->operands[0]->type == lt)
+		in = init->def->operands[0];
+	else {
+		ir_op *cv = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &init, 1, &lt, op->loc);
+		ir_block_insert_before(op->parent, op, cv);
+		in = &cv->results[0];
+	}
+	ir_op_set_operand(op, 3 + k, in);
+	/* in the body: the arg in l, converted back for its uses */
+	arg->type = lt;
+	ir_op *back = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &arg, 1, &old, op->loc);
+	ir_block_insert_before(body, body->first, back);
+	ir_replace_uses_in(body, arg, &back->results[0]);
+	ir_op_set_operand(back, 0, arg);
+	/* what the body yields, in l */
+	ir_value *yv = y->operands[k];
+	ir_op *fwd = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &yv, 1, &lt, op->loc);
+	ir_block_insert_before(body, y, fwd);
+	ir_op_set_operand(y, k, &fwd->results[0]);
+	/* after the loop: the result in l, converted back for its uses */
+	res->type = lt;
+	ir_op *after = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &res, 1, &old, op->loc);
+	ir_block_insert_before(op->parent, op->next, after);
+	ir_replace_uses_in(w->f->body, res, &after->results[0]);
+	ir_op_set_operand(after, 0, res);
+	w->changed++;
+}
+
+static void carry_loop(rewriter *w, ir_op *op)
+{
+	ir_block *body = op->regions[0];
+	ir_op *y = body->last;
+	if (!y || y->code != IR_OP_YIELD)
+		return;
+	for (int k = 0; k < op->nresults; k++) {
+		ir_value *arg = body->args[1 + k], *init = op->operands[3 + k];
+		const ir_type *t = arg->type;
+		if (t->kind != IR_TILE || !t->layout)
+			continue;
+		const char *l = brought_in(y->operands[k], t->layout, 6);
+		if (!l || l == t->layout || !could_have(y->operands[k], l, arg, 6))
+			continue;
+		if (!is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l))
+			continue;
+		carry_in(w, op, k, l);
+	}
+}
+
+/* Uses of v anywhere in block b (nested regions included). */
+static int count_uses(const ir_block *b, const ir_value *v)
+{
+	int n = 0;
+	for (const ir_op *op = b->first; op; op = op->next) {
+		for (int i = 0; i < op->noperands; i++)
+			n += op->operands[i] == v;
+		for (int r = 0; r < op->nregions; r++)
+			n += count_uses(op->regions[r], v);
+	}
+	return n;
+}
+
+/* expand_dims(convert(s)) with s in a slice along the axis, used only by broadcasts to
+ * the slice's parent layout: expand s itself, in the parent layout. */
+static void expand_slice(rewriter *w, ir_op *op)
+{
+	ir_value *x = op->operands[0];
+	if (!is_convert(x))
+		return;
+	ir_value *sv = x->def->operands[0];
+	gpu_layout sl;
+	if (!sv->type->layout || !gpu_layout_parse(sv->type->layout, &sl) || sl.kind != GPU_SLICE ||
+	    sl.dim != ir_op_int(op, "axis", -1))
+		return;
+	sl.kind = GPU_BLOCKED;
+	strbuf b = {0};
+	gpu_layout_print(&b, &sl);
+	const ir_type *rt = op->results[0].type;
+	const ir_type *pt = b.data ? ir_type_tile_layout(w->c, rt->elem, rt->rank, rt->shape, b.data) : NULL;
+	strbuf_free(&b);
+	if (!pt || pt == rt)
+		return;
+	/* every use must be a broadcast to the parent layout */
+	int uses = 0;
+	for (ir_op *u = op->next; u; u = u->next)
+		for (int i = 0; i < u->noperands; i++)
+			if (u->operands[i] == &op->results[0]) {
+				if (u->code != IR_OP_BROADCAST || u->results[0].type->layout != pt->layout)
+					return;
+				uses++;
+			}
+	if (!uses || uses != count_uses(w->f->body, &op->results[0]))
+		return;
+	ir_op *e = ir_op_create(w->c, IR_OP_EXPAND_DIMS, 1, &sv, 1, &pt, op->loc);
+	for (int i = 0; i < op->nattrs; i++)
+		ir_op_set_attr(w->c, e, &op->attrs[i]);
+	ir_block_insert_before(op->parent, op, e);
+	for (ir_op *u = op->next; u; u = u->next)
+		for (int i = 0; i < u->noperands; i++)
+			if (u->operands[i] == &op->results[0])
+				ir_op_set_operand(u, i, &e->results[0]);
+	w->changed++;
+}
+
 static void visit(rewriter *w, ir_block *b)
 {
 	for (ir_op *op = b->first, *next; op; op = next) {
 		next = op->next;
 		for (int r = 0; r < op->nregions; r++)
 			visit(w, op->regions[r]);
+		if (op->code == IR_OP_FOR)
+			carry_loop(w, op);
+		if (op->code == IR_OP_EXPAND_DIMS)
+			expand_slice(w, op);
+		if (op->code == IR_OP_BROADCAST && is_convert(op->operands[0]) &&
+		    op->operands[0]->def->operands[0]->type->layout == op->results[0].type->layout) {
+			ir_op_set_operand(op, 0, op->operands[0]->def->operands[0]);
+			w->changed++;
+		}
 		if (op->code != IR_OP_CONVERT_LAYOUT) {
 			if (ir_ops[op->code].traits & T_ELEMENTWISE)
 				hoist(w, op);
@@ -121,7 +298,7 @@ static void visit(rewriter *w, ir_block *b)
 	}
 }
 
-/* Conversions nothing uses any more. */
+/* Pure ops (conversions, and what the rules above left behind) nothing uses any more. */
 static int sweep(ir_block *b, const valset *used)
 {
 	int n = 0;
@@ -129,7 +306,9 @@ static int sweep(ir_block *b, const valset *used)
 		next = op->next;
 		for (int r = 0; r < op->nregions; r++)
 			n += sweep(op->regions[r], used);
-		if (op->code == IR_OP_CONVERT_LAYOUT && !valset_has(used, &op->results[0])) {
+		bool dead = (ir_ops[op->code].traits & T_PURE) && !op->nregions && op->nresults == 1 &&
+			    !(ir_ops[op->code].traits & T_TERMINATOR);
+		if (dead && !valset_has(used, &op->results[0])) {
 			ir_op_remove(op);
 			n++;
 		}
