@@ -236,6 +236,7 @@ static void cg_open(cg *c, diag_engine *d, arena *a, const ir_module *m)
 static void cg_close(cg *c, LLVMTargetMachineRef tm)
 {
 	ir_ptrmap_free(&c->vals);
+	ir_ptrmap_free(&c->layouts);
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
 	LLVMDisposeBuilder(c->b);
@@ -271,6 +272,8 @@ static void lower_funcs(cg *c, ir_module *m, arena *a, const char *family, const
 		}
 		ir_ptrmap_free(&c->vals);
 		memset(&c->vals, 0, sizeof c->vals);
+		ir_ptrmap_free(&c->layouts); /* a layout's meaning depends on the function's warps */
+		memset(&c->layouts, 0, sizeof c->layouts);
 	}
 	if (c->gpu)
 		return;

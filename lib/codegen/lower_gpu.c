@@ -3,19 +3,22 @@
  * target's table, c->isa (gpu_isa.h).
  *
  * A program is a CTA (workgroup) of T = num_warps * warp threads (a warp is 32 threads on
- * NVIDIA, a wave 64 on AMD). A tile of N elements is distributed by
- * its flattened (row-major) index: with E = N / T elements per thread (N >= T) in groups of
- * V consecutive elements, thread t owns the indices ((e / V) * T + t) * V + e % V for
- * e < E; a tile smaller than the CTA is replicated (thread t holds index t % N). Because the
- * ownership depends on the element count only, element-wise ops, expand_dims and reshape
- * never move data: each thread works on its own registers (a tile is E scalar SSA values
- * in the lowering). Ops that move elements between threads (broadcast, trans, join, split,
- * reductions along an axis, scans, dot) go through dynamic shared memory with barriers; a
- * reduction of a whole 1-D tile uses warp shuffles instead. Contiguous global accesses
- * whose alignment the axis analysis proves become 16-byte vector loads and stores.
- *
- * This is the correctness-first layout: one blocked layout per element count. Layout
- * assignment, coalescing and MMA layouts as separate passes are the next step. */
+ * NVIDIA, a wave 64 on AMD). Each tile is held as its layout in its type says
+ * (assign-layouts; layout.c): a tile is, in the lowering, the E scalar SSA values of the
+ * slots this thread holds. The canonical blocked layout of a tile of N elements is its
+ * flattened (row-major) distribution: with E = N / T elements per thread (N >= T) in
+ * groups of V consecutive elements, thread t owns the indices ((e / V) * T + t) * V + e % V
+ * (a tile smaller than the CTA is replicated: thread t holds index t % N), which depends on
+ * the element count only, so element-wise ops, expand_dims and reshape between canonical
+ * tiles move no data. Reductions along an axis of a 2-D+ tile leave their result in the
+ * slice of the operand's layout (in-thread, then shuffles, then shared memory across warps
+ * only if warps split the axis); expand_dims of a slice and broadcasts within one layout
+ * copy registers; convert_layout, and the ops that move elements between threads
+ * otherwise (broadcast between layouts, trans, join, split, scans), go through shared
+ * memory with barriers; a dot reads its operands from shared memory, where convert_layout
+ * to a #shared layout staged them (swizzled). A reduction of a whole 1-D tile uses warp
+ * shuffles. Contiguous global accesses whose alignment the axis analysis proves become
+ * 16-byte vector loads and stores. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,7 @@
 typedef struct gtile {
 	int n;             /* elements this thread holds (E) */
 	LLVMValueRef *v;   /* their values */
+	int64_t smem;      /* a #shared tile: its byte offset in shared memory (n is 0) */
 } gtile;
 
 typedef struct gpu {
@@ -39,7 +43,6 @@ typedef struct gpu {
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
-	ir_ptrmap layouts;      /* tile type -> its tlayout */
 } gpu;
 
 /* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
@@ -84,7 +87,8 @@ static gtile *new_tile(cg *c, int n)
 {
 	gtile *t = ARENA_NEW(c->a, gtile);
 	t->n = n;
-	t->v = ARENA_NEWN(c->a, LLVMValueRef, n);
+	t->v = ARENA_NEWN(c->a, LLVMValueRef, n > 0 ? n : 1);
+	t->smem = -1;
 	return t;
 }
 
@@ -112,7 +116,7 @@ static LLVMValueRef owned_index(cg *c, int64_t numel, int e)
 
 static const tlayout *tile_layout(cg *c, const ir_type *t)
 {
-	tlayout *tl = ir_ptrmap_get(&G->layouts, t);
+	tlayout *tl = ir_ptrmap_get(&c->layouts, t);
 	if (tl)
 		return tl;
 	tl = ARENA_NEW(c->a, tlayout);
@@ -124,7 +128,7 @@ static const tlayout *tile_layout(cg *c, const ir_type *t)
 		cg_fail(c, NULL, "internal: tile layout '#%s' is not implemented", t->layout);
 	}
 	tl->canonical = gpu_layout_equal(&tl->l, &want);
-	if (!ir_ptrmap_put(&G->layouts, t, tl))
+	if (!ir_ptrmap_put(&c->layouts, t, tl))
 		cg_fail(c, NULL, "out of memory");
 	return tl;
 }
@@ -293,6 +297,46 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
+/* Byte offset of element (r, c) of a #shared tile (swizzled; gpu_layout_swizzle). */
+static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
+{
+	const gpu_layout *l = &tile_layout(c, t)->l;
+	LLVMValueRef phase = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, r, cg_i32(c, l->per_phase), ""),
+					   cg_i32(c, l->max_phase), "");
+	LLVMValueRef g = LLVMBuildXor(c->b, LLVMBuildUDiv(c->b, col, cg_i32(c, l->vec), ""), phase, "");
+	LLVMValueRef cs = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, g, cg_i32(c, l->vec), ""),
+				       LLVMBuildURem(c->b, col, cg_i32(c, l->vec), ""), "");
+	return LLVMBuildAdd(c->b, LLVMBuildMul(c->b, r, cg_i32(c, t->shape[1]), ""), cs, "");
+}
+
+/* convert_layout to #shared: the tile's elements written to shared memory at the offset
+ * smem-alloc planned ({smem_offset}), swizzled; its reader synchronizes before reading. */
+static void to_shared(cg *c, const ir_op *op)
+{
+	const ir_value *x = op->operands[0];
+	const ir_type *rt = op->results[0].type, *xt = x->type;
+	int64_t off = ir_op_int(op, "smem_offset", -1);
+	if (off < 0)
+		cg_fail(c, op, "internal: a #shared tile without a planned offset (run smem-alloc)");
+	lead_barrier(c);
+	int64_t need = off + ir_type_numel(rt) * elem_bytes(rt->elem);
+	if (need > G->smem_bytes)
+		G->smem_bytes = need;
+	gtile *g = tget(c, x);
+	for (int e = 0; e < g->n; e++) {
+		LLVMValueRef i = owned(c, xt, e);
+		LLVMValueRef r = LLVMBuildUDiv(c->b, i, cg_i32(c, xt->shape[1]), "");
+		LLVMValueRef col = LLVMBuildURem(c->b, i, cg_i32(c, xt->shape[1]), "");
+		LLVMValueRef v = g->v[e];
+		if (xt->elem->kind == IR_I1)
+			v = LLVMBuildZExt(c->b, v, c->t_i8, "");
+		LLVMBuildStore(c->b, v, smem_at(c, xt->elem, off, shared_index(c, rt, r, col)));
+	}
+	gtile *r = new_tile(c, 0);
+	r->smem = off;
+	put(c, &op->results[0], r);
+}
+
 /* Ops that move no data between threads when their operand's layout lines up with their
  * result's: expand_dims of a slice along its dim (the parent layout, each slot taking
  * the slice's value of its row), and broadcast between tiles of the same blocked layout
@@ -412,6 +456,11 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_MULTIPLE_OF:
 	case IR_OP_MAX_CONTIGUOUS:
 	case IR_OP_CONVERT_LAYOUT:
+		if (tile_layout(c, rt)->l.kind == GPU_SHARED) {
+			to_shared(c, op);
+			return;
+		}
+		/* fall through */
 	case IR_OP_BROADCAST:
 		if (!is_tile(x->type)) { /* broadcast of a scalar */
 			gtile *r = new_tile(c, slots(c, rt));
@@ -1104,9 +1153,16 @@ static void lower_dot(cg *c, const ir_op *op)
 		cg_fail(c, op, "batched tl.dot is not supported by the GPU backends yet");
 	int64_t M = rt->shape[0], N = rt->shape[1], K = a->type->shape[1];
 	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
-	lead_barrier(c);
-	to_smem(c, a, aoff);
-	to_smem(c, b, boff);
+	bool staged = tile_layout(c, a->type)->l.kind == GPU_SHARED && tile_layout(c, b->type)->l.kind == GPU_SHARED;
+	if (staged) {
+		/* convert_layout put A and B in shared memory (swizzled) */
+		aoff = tget(c, a)->smem;
+		boff = tget(c, b)->smem;
+	} else {
+		lead_barrier(c);
+		to_smem(c, a, aoff);
+		to_smem(c, b, boff);
+	}
 	barrier(c);
 	bool fl = ir_type_is_float(re);
 	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
@@ -1125,8 +1181,12 @@ static void lower_dot(cg *c, const ir_op *op)
 		philoop l;
 		philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
 		LLVMValueRef kk = l.iv, sum = l.vals[0];
-		LLVMValueRef av = from_smem(c, a->type->elem, aoff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""));
-		LLVMValueRef bv = from_smem(c, b->type->elem, boff, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""));
+		LLVMValueRef ai = staged ? shared_index(c, a->type, m, kk)
+					 : LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, "");
+		LLVMValueRef bi = staged ? shared_index(c, b->type, kk, nn)
+					 : LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, "");
+		LLVMValueRef av = from_smem(c, a->type->elem, aoff, ai);
+		LLVMValueRef bv = from_smem(c, b->type->elem, boff, bi);
 		LLVMValueRef next;
 		if (fl) {
 			av = LLVMTypeOf(av) == ct ? av : LLVMBuildFPExt(c->b, av, ct, "");
@@ -1211,6 +1271,9 @@ static void lower_for(cg *c, const ir_op *op)
 	int n = op->nresults;
 	const ir_block *body = op->regions[0];
 	int nf = total_flat(body->args + 1, n);
+	for (int k = 0; k < n; k++)
+		if (body->args[1 + k]->type != op->operands[3 + k]->type || op->results[k].type != body->args[1 + k]->type)
+			cg_fail(c, op, "internal: the loop-carried value %d changes type (layout) across the loop", k);
 	LLVMValueRef *init = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
 	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
 	LLVMValueRef *yv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));

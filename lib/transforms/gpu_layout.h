@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ir/ir.h"
 #include "support/strbuf.h"
@@ -82,6 +83,12 @@ static inline bool gpu_reduce_slices(const ir_op *op)
 
 static inline int64_t gpu_slice_reduce_bytes(const ir_op *op);
 
+/* Whether tile type t lives in shared memory (a #shared layout). */
+static inline bool gpu_is_shared(const ir_type *t)
+{
+	return t->kind == IR_TILE && t->layout && !strncmp(t->layout, "shared<", 7);
+}
+
 /* How an op that changes a tile's shape or layout without computing (broadcast,
  * expand_dims, reshape, multiple_of, max_contiguous, convert_layout) gets its result:
  * each thread's elements as they are (same layout, or canonical layouts of one element
@@ -125,6 +132,8 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 					     gpu_elem_bytes(op->operands[k]->type->elem));
 		return bytes;
 	case IR_OP_DOT:
+		if (gpu_is_shared(x->type))
+			return 0; /* its operands are staged already (convert_layout to #shared) */
 		return gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem)) +
 		       ir_type_numel(op->operands[1]->type) * gpu_elem_bytes(op->operands[1]->type->elem);
 	default:
@@ -136,24 +145,38 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 
 enum { GPU_MAX_RANK = 8 }; /* deeper tiles keep no layout */
 
-typedef enum { GPU_BLOCKED, GPU_SLICE } gpu_layout_kind;
+typedef enum { GPU_BLOCKED, GPU_SLICE, GPU_SHARED } gpu_layout_kind;
 
-/* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed. Per
- * dimension of the blocked layout: elements per thread, lanes, warps; order[0] is the
- * fastest dimension. */
+/* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed, or
+ * (GPU_SHARED) a 2-D tile in shared memory. Per dimension of the blocked layout:
+ * elements per thread, lanes, warps; order[0] is the fastest dimension. A shared tile is
+ * row-major (order [1, 0]) with its rows swizzled: in row r, the vec-element group g of
+ * the row is stored at group g ^ ((r / per_phase) % max_phase), so that threads reading
+ * a column of groups hit different banks. */
 typedef struct gpu_layout {
 	gpu_layout_kind kind;
 	int rank; /* of the blocked layout (a slice's tiles have rank - 1) */
 	int spt[GPU_MAX_RANK], tpw[GPU_MAX_RANK], wpc[GPU_MAX_RANK], order[GPU_MAX_RANK];
 	int dim;  /* GPU_SLICE: the removed dimension */
+	int vec, per_phase, max_phase; /* GPU_SHARED */
 } gpu_layout;
 
 /* The layout every tile of type t gets unless an op says otherwise: a thread's group of
  * V consecutive row-major elements, lanes then warps along the flattened index (the
  * distribution described at the top of this file, as a blocked layout). */
 gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps);
+/* The shared layout to stage a 2-D tile of type t in: groups of 16 bytes, swizzled over
+ * 128-byte lines (per_phase rows share a phase, max_phase phases) when `swizzle`, as
+ * tensor-core operands want them; unswizzled (max_phase 1) for the FMA dot, whose threads
+ * read rows and columns in ways swizzling does not help and whose index arithmetic it
+ * would only lengthen. */
+gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle);
+/* The element index (row-major, in elements) where element (r, c) of a tile of `shape`
+ * in shared layout l is stored. */
+int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c);
 /* Text form, without the leading '#': "blocked<per_thread [1, 4], lanes [1, 32], warps
- * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>". */
+ * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>", "shared<vec = 8,
+ * per_phase = 1, max_phase = 8, order = [1, 0]>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
 /* Parses the text form; false when it is not a layout tilecc implements. */
 bool gpu_layout_parse(const char *text, gpu_layout *l);

@@ -52,8 +52,41 @@ static void put_list(strbuf *s, const char *name, const int *v, int n)
 	strbuf_printf(s, "]");
 }
 
+gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle)
+{
+	gpu_layout l = {.kind = GPU_SHARED, .rank = 2, .order = {1, 0}};
+	int64_t eb = t->elem->kind == IR_I1 ? 1 : ir_type_bits(t->elem) / 8;
+	int64_t row = t->shape[1] * (eb > 0 ? eb : 1);
+	l.vec = (int)(16 / (eb > 0 ? eb : 1));
+	if (l.vec > t->shape[1])
+		l.vec = (int)t->shape[1];
+	l.per_phase = row >= 128 ? 1 : (int)(128 / row);
+	int groups = (int)(t->shape[1] / l.vec);
+	l.max_phase = 8 / l.per_phase;
+	if (l.max_phase > groups)
+		l.max_phase = groups;
+	if (l.max_phase < 1 || !swizzle)
+		l.max_phase = 1;
+	if (!swizzle)
+		l.per_phase = 1;
+	return l;
+}
+
+int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c)
+{
+	int64_t phase = (r / l->per_phase) % l->max_phase;
+	return r * shape[1] + (((c / l->vec) ^ phase) * l->vec) + c % l->vec;
+}
+
 void gpu_layout_print(strbuf *s, const gpu_layout *l)
 {
+	if (l->kind == GPU_SHARED) {
+		strbuf_printf(s, "shared<vec = %d, per_phase = %d, max_phase = %d, ", l->vec, l->per_phase,
+			      l->max_phase);
+		put_list(s, "order =", l->order, l->rank);
+		strbuf_printf(s, ">");
+		return;
+	}
 	if (l->kind == GPU_SLICE)
 		strbuf_printf(s, "slice<dim = %d, parent = #", l->dim);
 	strbuf_printf(s, "blocked<");
@@ -136,7 +169,17 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 {
 	memset(l, 0, sizeof *l);
 	const char *p = text;
-	if (lit(&p, "slice<")) {
+	if (lit(&p, "shared<")) {
+		int n = 0;
+		l->kind = GPU_SHARED;
+		if (!lit(&p, "vec") || !lit(&p, "=") || !num(&p, &l->vec) || !lit(&p, ",") ||
+		    !lit(&p, "per_phase") || !lit(&p, "=") || !num(&p, &l->per_phase) || !lit(&p, ",") ||
+		    !lit(&p, "max_phase") || !lit(&p, "=") || !num(&p, &l->max_phase) || !lit(&p, ",") ||
+		    !list(&p, "order =", l->order, &n) || !lit(&p, ">") || n != 2 || l->order[0] != 1 ||
+		    l->order[1] != 0 || !pow2(l->vec) || !pow2(l->per_phase) || !pow2(l->max_phase))
+			return false;
+		l->rank = 2;
+	} else if (lit(&p, "slice<")) {
 		l->kind = GPU_SLICE;
 		if (!lit(&p, "dim") || !lit(&p, "=") || !num(&p, &l->dim) || !lit(&p, ",") ||
 		    !lit(&p, "parent") || !lit(&p, "=") || !lit(&p, "#") || !blocked(&p, l) ||
@@ -154,6 +197,8 @@ bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 {
 	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim))
 		return false;
+	if (a->kind == GPU_SHARED)
+		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase;
 	for (int d = 0; d < a->rank; d++)
 		if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] || a->wpc[d] != b->wpc[d] ||
 		    a->order[d] != b->order[d])
@@ -189,6 +234,8 @@ static bool counts(const gpu_layout *l, int d)
 
 int gpu_layout_slots(const gpu_layout *l, const int64_t *shape, int rank)
 {
+	if (l->kind == GPU_SHARED)
+		return 0; /* in shared memory, not in registers */
 	int64_t n = 1;
 	for (int d = 0; d < l->rank; d++) {
 		int64_t ext = extent(l, shape, rank, d);
@@ -279,6 +326,8 @@ int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int
 
 bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps)
 {
+	if (l->kind == GPU_SHARED) /* its groups and phases must stay within a row */
+		return rank == 2 && l->vec <= shape[1] && (int64_t)l->vec * l->max_phase <= shape[1];
 	int64_t lanes = 1, ws = 1;
 	for (int d = 0; d < l->rank; d++) {
 		lanes *= l->tpw[d];

@@ -20,8 +20,10 @@
  * in registers. Any other use of a tile in a layout its op does not take gets an
  * explicit convert_layout (dialects/gpu/ops.def) to the canonical layout, which the
  * lowering moves through shared memory and remove-layout-conversions trims. Data-moving
- * ops between canonical tiles (broadcast, trans, join, split, scans, dot) still convert
- * inside their own lowering; shared (swizzled) and MMA layouts come with tensor cores.
+ * ops between canonical tiles (broadcast, trans, join, split, scans) still convert inside
+ * their own lowering. A dot's A and B operands are converted to a #shared layout, staged
+ * in shared memory for it (unswizzled for the FMA dot; the lowering honours any swizzle a
+ * #shared layout gives, gpu_layout_shared_for); MMA layouts come with tensor cores.
  *
  * Runs only on functions with a threads_per_warp attribute. A layout already in the
  * input (IR read from text) is kept when tilecc implements it. */
@@ -105,6 +107,92 @@ static void need_canonical(assigner *s, ir_op *op, int i)
 	s->converts++;
 }
 
+/* Operand i of a dot staged in shared memory: a convert_layout to the #shared layout of
+ * its type before op. */
+static void need_shared(assigner *s, ir_op *op, int i)
+{
+	ir_value *x = op->operands[i];
+	if (!has_layout(x->type) || x->type->rank != 2) {
+		need_canonical(s, op, i);
+		return;
+	}
+	gpu_layout l = gpu_layout_shared_for(x->type, false); /* FMA dot: see gpu_layout.h */
+	const ir_type *t = typed(s, x->type, &l);
+	if (x->type == t)
+		return;
+	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &t, op->loc);
+	ir_block_insert_before(op->parent, op, cv);
+	ir_op_set_operand(op, i, &cv->results[0]);
+	s->converts++;
+}
+
+/* Operand i of op in the type want (a tile type of the same shape, with its layout): a
+ * convert_layout before op when it is not. */
+static void need_type(assigner *s, ir_op *op, int i, const ir_type *want)
+{
+	ir_value *x = op->operands[i];
+	if (!has_layout(x->type) || !has_layout(want) || !want->layout || x->type == want)
+		return;
+	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &want, op->loc);
+	ir_block_insert_before(op->parent, op, cv);
+	ir_op_set_operand(op, i, &cv->results[0]);
+	s->converts++;
+}
+
+static void walk(assigner *s, ir_block *b, srcloc loc);
+
+/* Values that flow into each other (loop-carried values, yields, branch results) keep
+ * one type: the block argument's or the result's, canonical unless the input had a
+ * layout there already. */
+static void assign_flow(assigner *s, ir_op *op)
+{
+	ir_block *owner = op->parent;
+	ir_op *o = owner ? owner->parent : NULL;
+	switch (op->code) {
+	case IR_OP_FOR:
+	case IR_OP_WHILE: {
+		ir_block *body = op->regions[0];
+		int first = op->code == IR_OP_FOR ? 1 : 0, ops = op->code == IR_OP_FOR ? 3 : 0;
+		for (int i = 0; i < body->nargs; i++)
+			assign(s, body->args[i], NULL, op->loc);
+		for (int k = 0; k < op->nresults; k++) {
+			const ir_type *t = body->args[first + k]->type;
+			need_type(s, op, ops + k, t);
+			if (!op->results[k].type->layout && has_layout(t))
+				op->results[k].type = t;
+			if (op->code == IR_OP_WHILE && !op->regions[1]->args[k]->type->layout && has_layout(t))
+				op->regions[1]->args[k]->type = t;
+			assign(s, &op->results[k], NULL, op->loc);
+		}
+		break;
+	}
+	case IR_OP_IF:
+		for (int k = 0; k < op->nresults; k++)
+			assign(s, &op->results[k], NULL, op->loc);
+		break;
+	case IR_OP_YIELD:
+		for (int k = 0; o && k < op->noperands; k++) {
+			const ir_type *want = o->code == IR_OP_FOR ? o->regions[0]->args[1 + k]->type
+					      : o->code == IR_OP_IF  ? o->results[k].type
+					      : o->code == IR_OP_WHILE ? o->regions[0]->args[k]->type
+								     : NULL;
+			if (want)
+				need_type(s, op, k, want);
+			else
+				need_canonical(s, op, k);
+		}
+		break;
+	case IR_OP_CONDITION:
+		for (int k = 1; o && k < op->noperands; k++)
+			need_type(s, op, k, o->regions[1]->args[k - 1]->type);
+		break;
+	default:
+		break;
+	}
+	for (int g = 0; g < op->nregions; g++)
+		walk(s, op->regions[g], op->loc);
+}
+
 /* The common layout of op's tile operands, when they have one. */
 static bool common_layout(const ir_op *op, gpu_layout *l)
 {
@@ -121,7 +209,6 @@ static bool common_layout(const ir_op *op, gpu_layout *l)
 	return any;
 }
 
-static void walk(assigner *s, ir_block *b, srcloc loc);
 
 /* The layouts of op's results, converting operands where op needs it. */
 static void assign_op(assigner *s, ir_op *op)
@@ -158,6 +245,18 @@ static void assign_op(assigner *s, ir_op *op)
 			return;
 		}
 		break;
+	case IR_OP_FOR: case IR_OP_WHILE: case IR_OP_IF: case IR_OP_YIELD: case IR_OP_CONDITION:
+		if (op->code == IR_OP_IF)
+			need_canonical(s, op, 0); /* the condition is a scalar; nothing happens */
+		assign_flow(s, op);
+		return;
+	case IR_OP_DOT:
+		/* A and B are staged in shared memory (swizzled); the accumulator is canonical */
+		need_shared(s, op, 0);
+		need_shared(s, op, 1);
+		need_canonical(s, op, 2);
+		assign(s, &op->results[0], NULL, op->loc);
+		return;
 	default:
 		if ((ir_ops[op->code].traits & T_ELEMENTWISE) && common_layout(op, &l)) {
 			for (int r = 0; r < op->nresults; r++)

@@ -7,6 +7,8 @@
  * to the same layout; malformed ones are refused. */
 #include "test.h"
 
+#include <stdlib.h>
+
 #include "ir/ir.h"
 #include "transforms/gpu_layout.h"
 
@@ -77,8 +79,10 @@ static void check_shape(ir_context *c, int rank, const int64_t *shape, int warp,
 
 int main(void)
 {
+	gpu_layout back;
 	arena *ar = arena_create();
-	ir_context *c = ir_context_create(ar, strtab_create(ar));
+	strtab *names = strtab_create(ar);
+	ir_context *c = ir_context_create(ar, names);
 	int shapes = 0;
 	for (int warp = 32; warp <= 64; warp *= 2)
 		for (int warps = 1; warps <= 8; warps *= 2)
@@ -107,7 +111,43 @@ int main(void)
 						}
 				}
 	printf("test_layout: %d shapes\n", shapes);
+	/* #shared layouts: the swizzle permutes each row (a bijection of its columns) */
+	for (int rows = 1; rows <= 64; rows *= 4)
+		for (int cols = 8; cols <= 256; cols *= 2)
+			for (int eb = 1; eb <= 4; eb *= 2) {
+				int64_t shape[2] = {rows, cols};
+				const ir_type *t = ir_type_tile(c, ir_type_scalar(c, eb == 1 ? IR_I8 : eb == 2 ? IR_F16 : IR_F32), 2, shape);
+				for (int sw = 0; sw < 2; sw++) {
+					gpu_layout sl = gpu_layout_shared_for(t, sw);
+					CHECK(gpu_layout_fits(&sl, shape, 2, 32, 4));
+					CHECK(sw || sl.max_phase == 1);
+					char *hit = calloc((size_t)(rows * cols), 1);
+					for (int64_t r = 0; r < rows; r++)
+						for (int64_t col = 0; col < cols; col++) {
+							int64_t at = gpu_layout_swizzle(&sl, shape, r, col);
+							CHECK(at / cols == r);
+							if (at >= 0 && at < rows * cols)
+								hit[at]++;
+						}
+					for (int64_t i = 0; i < rows * cols; i++)
+						CHECK(hit[i] == 1);
+					free(hit);
+					strbuf s3 = {0};
+					gpu_layout_print(&s3, &sl);
+					CHECK(gpu_layout_parse(s3.data, &back) && gpu_layout_equal(&sl, &back));
+					strbuf_free(&s3);
+				}
+			}
+	{
+		int64_t shape[2] = {128, 64};
+		const ir_type *t = ir_type_tile(c, ir_type_scalar(c, IR_F16), 2, shape);
+		gpu_layout sl = gpu_layout_shared_for(t, true);
+		CHECK(sl.vec == 8 && sl.per_phase == 1 && sl.max_phase == 8); /* 128-byte rows */
+		CHECK(gpu_layout_swizzle(&sl, shape, 1, 0) == 64 + 8); /* row 1: group 0 -> 1 */
+	}
 	gpu_layout l;
+	CHECK(!gpu_layout_parse("shared<vec = 3, per_phase = 1, max_phase = 8, order = [1, 0]>", &l));
+	CHECK(!gpu_layout_parse("shared<vec = 8, per_phase = 1, max_phase = 8, order = [0, 1]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 3], lanes [1, 32], warps [4, 1], order [1, 0]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1], order [1, 1]>", &l));
@@ -115,6 +155,7 @@ int main(void)
 	CHECK(!gpu_layout_parse("blocked<per_thread [4], lanes [32], warps [4], order [0]> x", &l));
 	CHECK(gpu_layout_parse("slice<dim = 1, parent = #blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1], order [1, 0]>>", &l) &&
 	      l.kind == GPU_SLICE && l.dim == 1 && l.rank == 2 && l.spt[1] == 4);
+	strtab_destroy(names);
 	arena_destroy(ar);
 	return test_result("test_layout");
 }
