@@ -1143,15 +1143,16 @@ static void lower_scan(cg *c, const ir_op *op)
 		put(c, &op->results[k], res[k]);
 }
 
-/* C[m, n] = acc[m, n] + sum_k A[m, k] B[k, n] with A and B in shared memory, each thread
+/* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
+ * with A and B in shared memory, each thread
  * computing the C elements it owns (the FMA path; tensor cores are the next step). */
 static void lower_dot(cg *c, const ir_op *op)
 {
 	const ir_value *a = op->operands[0], *b = op->operands[1], *ac = op->operands[2];
 	const ir_type *rt = op->results[0].type, *re = rt->elem;
-	if (rt->rank != 2)
-		cg_fail(c, op, "batched tl.dot is not supported by the GPU backends yet");
-	int64_t M = rt->shape[0], N = rt->shape[1], K = a->type->shape[1];
+	/* batched (3-D): each of the Z products staged one after another */
+	int r0 = rt->rank - 2;
+	int64_t Z = r0 ? rt->shape[0] : 1, M = rt->shape[r0], N = rt->shape[r0 + 1], K = a->type->shape[r0 + 1];
 	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
 	bool staged = tile_layout(c, a->type)->l.kind == GPU_SHARED && tile_layout(c, b->type)->l.kind == GPU_SHARED;
 	if (staged) {
@@ -1166,15 +1167,18 @@ static void lower_dot(cg *c, const ir_op *op)
 	barrier(c);
 	bool fl = ir_type_is_float(re);
 	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
-	const ir_context *ctx = c->f->module->ctx;
-	(void)ctx;
-	int E = per_thread(M * N);
+	int E = per_thread(Z * M * N);
 	gtile *r = new_tile(c, E);
 	gtile *acc = tget(c, ac);
 	for (int e = 0; e < E; e++) {
-		LLVMValueRef oi = owned_index(c, M * N, e);
-		LLVMValueRef m = LLVMBuildUDiv(c->b, oi, cg_i32(c, N), "");
-		LLVMValueRef nn = LLVMBuildURem(c->b, oi, cg_i32(c, N), "");
+		LLVMValueRef oi = owned_index(c, Z * M * N, e);
+		LLVMValueRef zi = LLVMBuildUDiv(c->b, oi, cg_i32(c, M * N), "");
+		LLVMValueRef mn = LLVMBuildURem(c->b, oi, cg_i32(c, M * N), "");
+		LLVMValueRef m = LLVMBuildUDiv(c->b, mn, cg_i32(c, N), "");
+		LLVMValueRef nn = LLVMBuildURem(c->b, mn, cg_i32(c, N), "");
+		/* the z-th A (M x K) and B (K x N) in the staged row-major tiles */
+		LLVMValueRef abase = LLVMBuildMul(c->b, zi, cg_i32(c, M * K), "");
+		LLVMValueRef bbase = LLVMBuildMul(c->b, zi, cg_i32(c, K * N), "");
 		LLVMValueRef init = acc->v[e];
 		if (fl && LLVMTypeOf(init) != ct)
 			init = LLVMBuildFPExt(c->b, init, ct, "");
@@ -1182,9 +1186,9 @@ static void lower_dot(cg *c, const ir_op *op)
 		philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
 		LLVMValueRef kk = l.iv, sum = l.vals[0];
 		LLVMValueRef ai = staged ? shared_index(c, a->type, m, kk)
-					 : LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, "");
+					 : LLVMBuildAdd(c->b, abase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""), "");
 		LLVMValueRef bi = staged ? shared_index(c, b->type, kk, nn)
-					 : LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, "");
+					 : LLVMBuildAdd(c->b, bbase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""), "");
 		LLVMValueRef av = from_smem(c, a->type->elem, aoff, ai);
 		LLVMValueRef bv = from_smem(c, b->type->elem, boff, bi);
 		LLVMValueRef next;

@@ -1,7 +1,8 @@
 /* dot.c: tl.dot (kernels/dot.py): C = C0 + A @ B over a K loop with every edge masked, on a
  * 2-D grid, for fp32 with input_precision="ieee" and with the default precision, fp16 and
  * bf16 inputs with fp32 accumulation, fp16 out_dtype, and int8 inputs with exact int32
- * accumulation. References in double (int64 for int8); tolerances scale with K. */
+ * accumulation; and batched (3-D) dots. References in double (int64 for int8); tolerances
+ * scale with K. */
 #include "e2e.h"
 
 #include <math.h>
@@ -61,6 +62,37 @@ static void test_dot(const variant *v, int M, int N, int K, uint64_t seed)
 	e2e_end();
 }
 
+/* Batched (3-D) tl.dot: NB independent products of M x K and K x N fp16 matrices in fp32,
+ * two per program (kernels/dot.py, bdot), every edge masked. */
+static void test_bdot(int NB, int M, int N, int K, uint64_t seed)
+{
+	e2e_begin("bdot_fp16 NB=%d M=%d N=%d K=%d", NB, M, N, K);
+	tilert_kernel *k = e2e_kernel("bdot_fp16", "bdot");
+	e2e_rng r = e2e_rng_new(seed);
+	size_t na = (size_t)NB * M * K, nb = (size_t)NB * K * N, nc = (size_t)NB * M * N;
+	void *a = e2e_alloc(na * 2), *b = e2e_alloc(nb * 2), *c = e2e_alloc(nc * 4);
+	for (size_t i = 0; i < na; i++)
+		e2e_setf(a, i, E2E_F16, e2e_uniform(&r, -1, 1));
+	for (size_t i = 0; i < nb; i++)
+		e2e_setf(b, i, E2E_F16, e2e_uniform(&r, -1, 1));
+	double *w = malloc(nc * sizeof(double));
+	for (int z = 0; z < NB; z++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				double s = 0;
+				for (int p = 0; p < K; p++)
+					s += e2e_getf(a, ((size_t)z * M + i) * K + p, E2E_F16) *
+					     e2e_getf(b, ((size_t)z * K + p) * N + j, E2E_F16);
+				w[((size_t)z * M + i) * N + j] = s;
+			}
+	e2e_poison_f32(c, nc);
+	void *args[] = {&a, &b, &c, &NB, &M, &N, &K};
+	if (!e2e_launch(k, (unsigned)((NB + 1) / 2), 1, 1, args, 7))
+		e2e_cmp("c", c, E2E_F32, w, NULL, nc, (e2e_tol){K * 2e-6, 1e-5});
+	free(w);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -76,5 +108,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(vs); i++)
 		for (size_t j = 0; j < E2E_ARRAY_SIZE(sizes); j++)
 			E2E_RUN(test_dot(&vs[i], sizes[j][0], sizes[j][1], sizes[j][2], 11000 + 10 * i + j));
+	static const int bsizes[][4] = {{1, 16, 16, 16}, {3, 13, 7, 11}, {5, 1, 16, 5}, {2, 16, 1, 1}};
+	for (size_t j = 0; j < E2E_ARRAY_SIZE(bsizes); j++)
+		E2E_RUN(test_bdot(bsizes[j][0], bsizes[j][1], bsizes[j][2], bsizes[j][3], 12000 + j));
 	return e2e_finish();
 }

@@ -27,3 +27,21 @@ def dot(a_ptr, b_ptr, c0_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr
         else:
             acc = tl.dot(a, b, acc)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=cmask)
+
+
+@triton.jit
+def bdot(a_ptr, b_ptr, c_ptr, NB, M, N, K, BB: tl.constexpr, BM: tl.constexpr,
+         BN: tl.constexpr, BK: tl.constexpr):
+    # batched: C[z] = A[z] @ B[z] for BB matrices per program (3-D tl.dot), K <= BK
+    rz = tl.program_id(0) * BB + tl.arange(0, BB)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    z = rz[:, None, None]
+    a = tl.load(a_ptr + z * M * K + rm[None, :, None] * K + rk[None, None, :],
+                mask=(z < NB) & (rm[None, :, None] < M) & (rk[None, None, :] < K), other=0)
+    b = tl.load(b_ptr + z * K * N + rk[None, :, None] * N + rn[None, None, :],
+                mask=(z < NB) & (rk[None, :, None] < K) & (rn[None, None, :] < N), other=0)
+    c = tl.dot(a, b)
+    tl.store(c_ptr + z * M * N + rm[None, :, None] * N + rn[None, None, :], c,
+             mask=(z < NB) & (rm[None, :, None] < M) & (rn[None, None, :] < N))
