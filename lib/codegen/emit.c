@@ -714,6 +714,14 @@ int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int 
 		   int opt_level, strbuf *meta_out, tilecc_emit emit, char **out, size_t *len)
 {
 	init_amdgpu();
+	/* RDNA (gfx10 and later) in wave64: ds_bpermute reaches only the lanes of the same
+	 * half-wave, which the butterflies over 64 lanes rely on */
+	if (!strncmp(gpu, "gfx1", 4) && strlen(gpu) >= 7) {
+		diag_error(d, SRCLOC_NONE, "'%s' is an RDNA GPU (gfx10 or later); tilecc's AMD backend targets "
+					   "the wave64 CDNA/GCN family: gfx906, gfx908, gfx90a, gfx940-gfx942 "
+					   "and Hygon DCUs", gpu);
+		return 1;
+	}
 	cg c;
 	cg_open(&c, d, a, m);
 	c.meta_out = meta_out;

@@ -121,6 +121,13 @@ static const tlayout *tile_layout(cg *c, const ir_type *t)
 		return tl;
 	tl = ARENA_NEW(c->a, tlayout);
 	gpu_layout want = gpu_layout_canonical(t, G->warp, G->T / G->warp);
+	if (t->rank > GPU_MAX_RANK) {
+		tl->l = want; /* no layout: the flattened distribution */
+		tl->canonical = true;
+		if (!ir_ptrmap_put(&c->layouts, t, tl))
+			cg_fail(c, NULL, "out of memory");
+		return tl;
+	}
 	if (!t->layout) {
 		tl->l = want;
 	} else if (!gpu_layout_parse(t->layout, &tl->l) ||
@@ -297,7 +304,7 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
-/* Byte offset of element (r, c) of a #shared tile (swizzled; gpu_layout_swizzle). */
+/* Element index of element (r, c) of a #shared tile (swizzled; gpu_layout_swizzle). */
 static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
 {
 	const gpu_layout *l = &tile_layout(c, t)->l;
@@ -813,11 +820,6 @@ static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
 	return LLVMBuildTrunc(c->b, r, t, "");
 }
 
-static bool shuffle_ok(const ir_type *e)
-{
-	return ir_type_bits(e) <= 32 && e->kind != IR_PTR;
-}
-
 /* A counted loop in registers: for (iv = from; iv <= or < bound; iv++), carrying n values
  * that start at init[]. philoop_open leaves the builder in the body with l->iv and
  * l->vals[] current; philoop_close takes the values for the next iteration and leaves the
@@ -969,6 +971,8 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 static void lower_reduce(cg *c, const ir_op *op)
 {
 	if (is_tile(op->results[0].type) && tile_layout(c, op->results[0].type)->l.kind == GPU_SLICE) {
+		if (!gpu_reduce_slices(op))
+			cg_fail(c, op, "internal: a reduction of these operands cannot give a slice layout");
 		lower_reduce_slice(c, op);
 		return;
 	}
@@ -979,9 +983,7 @@ static void lower_reduce(cg *c, const ir_op *op)
 	LLVMValueRef x[16], r[8], acc[8];
 	if (n > 8)
 		cg_fail(c, op, "reductions of more than 8 operands are not supported");
-	bool shuffles = t->rank == 1 && ir_type_numel(t) >= G->T;
-	for (int k = 0; k < n; k++)
-		shuffles &= shuffle_ok(t->elem == op->operands[k]->type->elem ? op->operands[k]->type->elem : t->elem);
+	bool shuffles = gpu_reduce_shuffles(op, G->T); /* the predicate smem-alloc planned with */
 	if (shuffles) {
 		/* whole tile to a scalar: this thread's elements, then the warp, then the warps */
 		for (int k = 0; k < n; k++)
@@ -1159,6 +1161,8 @@ static void lower_dot(cg *c, const ir_op *op)
 		/* convert_layout put A and B in shared memory (swizzled) */
 		aoff = tget(c, a)->smem;
 		boff = tget(c, b)->smem;
+		if (aoff < 0 || boff < 0)
+			cg_fail(c, op, "internal: a dot operand in a #shared layout was never staged");
 	} else {
 		lead_barrier(c);
 		to_smem(c, a, aoff);
@@ -1278,9 +1282,9 @@ static void lower_for(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++)
 		if (body->args[1 + k]->type != op->operands[3 + k]->type || op->results[k].type != body->args[1 + k]->type)
 			cg_fail(c, op, "internal: the loop-carried value %d changes type (layout) across the loop", k);
-	LLVMValueRef *init = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
-	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
-	LLVMValueRef *yv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *init = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *yv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
 	LLVMValueRef lb = sget(c, op->operands[0]), ub = sget(c, op->operands[1]), step = sget(c, op->operands[2]);
 	bool sgn = ir_type_is_signed(op->operands[0]->type);
@@ -1311,9 +1315,6 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
 	bind_flat(c, results_of(c, op), n, phis);
-	free(init);
-	free(phis);
-	free(yv);
 }
 
 static void lower_if(cg *c, const ir_op *op)
@@ -1321,10 +1322,14 @@ static void lower_if(cg *c, const ir_op *op)
 	int n = op->nresults;
 	ir_value **res = results_of(c, op);
 	int nf = total_flat(res, n);
-	LLVMValueRef *vals[2] = {calloc((size_t)nf + 1, sizeof(LLVMValueRef)), calloc((size_t)nf + 1, sizeof(LLVMValueRef))};
+	LLVMValueRef *vals[2] = {ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1), ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1)};
 	LLVMBasicBlockRef arms[2] = {LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.then"),
 				     LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.else")};
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "if.join");
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < n; k++)
+			if (cg_terminator(op->regions[a])->operands[k]->type != res[k]->type)
+				cg_fail(c, op, "internal: result %d of the if has another type (layout) in a branch", k);
 	LLVMBuildCondBr(c->b, sget(c, op->operands[0]), arms[0], arms[1]);
 	LLVMBasicBlockRef ends[2];
 	for (int a = 0; a < 2; a++) {
@@ -1335,16 +1340,13 @@ static void lower_if(cg *c, const ir_op *op)
 		LLVMBuildBr(c->b, join);
 	}
 	LLVMPositionBuilderAtEnd(c->b, join);
-	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	for (int k = 0; k < nf; k++) {
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(vals[0][k]), "");
 		LLVMValueRef in[2] = {vals[0][k], vals[1][k]};
 		LLVMAddIncoming(phis[k], in, ends, 2);
 	}
 	bind_flat(c, res, n, phis);
-	free(phis);
-	free(vals[0]);
-	free(vals[1]);
 }
 
 static void lower_while(cg *c, const ir_op *op)
@@ -1352,10 +1354,14 @@ static void lower_while(cg *c, const ir_op *op)
 	int n = op->nresults;
 	const ir_block *before = op->regions[0], *after = op->regions[1];
 	int nf = total_flat(before->args, n);
-	LLVMValueRef *init = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
-	LLVMValueRef *phis = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
-	LLVMValueRef *cv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
-	LLVMValueRef *yv = calloc((size_t)nf + 1, sizeof(LLVMValueRef));
+	for (int k = 0; k < n; k++)
+		if (before->args[k]->type != op->operands[k]->type || after->args[k]->type != before->args[k]->type ||
+		    op->results[k].type != before->args[k]->type)
+			cg_fail(c, op, "internal: the loop-carried value %d changes type (layout) across the loop", k);
+	LLVMValueRef *init = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *cv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *yv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	flat_vals(c, (const ir_value *const *)op->operands, n, init);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while");
@@ -1382,10 +1388,6 @@ static void lower_while(cg *c, const ir_op *op)
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
 	bind_flat(c, results_of(c, op), n, cv);
-	free(init);
-	free(phis);
-	free(cv);
-	free(yv);
 }
 
 /* tl.device_assert: when any element this thread holds is false, the target's assert

@@ -994,6 +994,7 @@ static void transfer(axis_info *ai, const ir_op *op, axis_val *r, const ir_type 
 		break;
 	case IR_OP_MULTIPLE_OF:
 	case IR_OP_MAX_CONTIGUOUS: rule_hint(op, x, r); break;
+	case IR_OP_CONVERT_LAYOUT: *r = *x; break; /* the same elements, held differently */
 	default:
 		/* loads, atomics, dot, block pointers: nothing known; other element-wise ops
 		 * (float arithmetic, casts to float, mulhi, absi, cmpf) keep constancy */

@@ -1,4 +1,4 @@
-/* gpu_layout.h: how the NVIDIA (and, later, AMD) lowering distributes a tile over the
+/* gpu_layout.h: how the GPU lowering (NVIDIA and AMD) distributes a tile over the
  * threads of a program, shared by the GPU passes that plan around it and the lowering that
  * carries it out. A tile of N elements on T threads: each thread holds E = N / T elements
  * (N >= T), in groups of V consecutive ones; thread t holds the flattened indices
@@ -98,7 +98,8 @@ typedef enum { GPU_SHARE, GPU_REGMAP, GPU_EXCHANGE } gpu_reshape;
 static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps);
 
 /* Bytes of shared memory an op moves its data through on a GPU (0: none). Each such op
- * writes, synchronizes and reads within itself, so every op can start at offset 0. */
+ * writes, synchronizes and reads within itself, so every op can start at offset 0; the
+ * exception, tiles converted to #shared for a later reader, smem_alloc.c places. */
 static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 {
 	const ir_value *x = op->noperands ? op->operands[0] : NULL;
@@ -246,6 +247,8 @@ static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps)
 {
 	const ir_type *xt = op->operands[0]->type, *rt = op->results[0].type;
 	gpu_layout xl, rl;
+	if (xt->rank > GPU_MAX_RANK || rt->rank > GPU_MAX_RANK) /* no layouts: the flattened distribution */
+		return op->code == IR_OP_BROADCAST ? GPU_EXCHANGE : GPU_SHARE;
 	if (!gpu_type_layout(xt, warp, warps, &xl) || !gpu_type_layout(rt, warp, warps, &rl))
 		return GPU_EXCHANGE;
 	gpu_layout xc = gpu_layout_canonical(xt, warp, warps), rc = gpu_layout_canonical(rt, warp, warps);

@@ -32,6 +32,10 @@ static void spread(int rank, int64_t n, int64_t *room, int *out)
 gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps)
 {
 	gpu_layout l = {.kind = GPU_BLOCKED, .rank = t->rank};
+	if (t->rank > GPU_MAX_RANK) {
+		l.rank = 0; /* deeper tiles have no layout: the flattened distribution only */
+		return l;
+	}
 	int64_t n = ir_type_numel(t);
 	int64_t room[GPU_MAX_RANK];
 	for (int d = 0; d < t->rank; d++) {

@@ -73,25 +73,40 @@ static const ir_type *canonical(assigner *s, const ir_type *t)
 	return typed(s, t, &l);
 }
 
-/* Gives v the layout l, or the canonical one (l NULL); a layout already there (IR read
- * from text) stays when tilecc implements it for this tile. */
-static void assign(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc)
+/* Gives v the layout l, or the canonical one (l NULL). A layout already there (IR read
+ * from text) stays when tilecc implements it: for a conversion's result or a value that
+ * flows between regions (loose), any blocked, slice or shared layout that fits the tile;
+ * for another op's result, only the one the lowering of that op produces. */
+static void assign_as(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc, bool loose)
 {
 	const ir_type *t = v->type;
 	if (!has_layout(t) || s->errors)
 		return; /* one error says it; the rest would repeat it */
+	gpu_layout want = l ? *l : gpu_layout_canonical(t, s->warp, s->warps);
 	if (t->layout) {
 		gpu_layout have;
 		if (!gpu_layout_parse(t->layout, &have) ||
 		    !gpu_layout_fits(&have, t->shape, t->rank, s->warp, s->warps)) {
 			diag_error(s->d, loc, "layout '#%s' is not one tilecc implements for this tile: "
-				   "blocked or slice, lanes multiplying to %d and warps to %d",
+				   "blocked, slice or shared, lanes multiplying to %d and warps to %d",
 				   t->layout, s->warp, s->warps);
+			s->errors++;
+		} else if (!loose && !gpu_layout_equal(&have, &want)) {
+			strbuf b = {0};
+			gpu_layout_print(&b, &want);
+			diag_error(s->d, loc, "layout '#%s' is not what this op gives; it gives '#%s' (use "
+				   "convert_layout for another)", t->layout, b.data ? b.data : "");
+			strbuf_free(&b);
 			s->errors++;
 		}
 		return;
 	}
-	v->type = l ? typed(s, t, l) : canonical(s, t);
+	v->type = typed(s, t, &want);
+}
+
+static void assign(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc)
+{
+	assign_as(s, v, l, loc, false);
 }
 
 /* Operand i of op in the canonical layout: a convert_layout before op when it is not. */
@@ -154,7 +169,7 @@ static void assign_flow(assigner *s, ir_op *op)
 		ir_block *body = op->regions[0];
 		int first = op->code == IR_OP_FOR ? 1 : 0, ops = op->code == IR_OP_FOR ? 3 : 0;
 		for (int i = 0; i < body->nargs; i++)
-			assign(s, body->args[i], NULL, op->loc);
+			assign_as(s, body->args[i], NULL, op->loc, true);
 		for (int k = 0; k < op->nresults; k++) {
 			const ir_type *t = body->args[first + k]->type;
 			need_type(s, op, ops + k, t);
@@ -162,13 +177,13 @@ static void assign_flow(assigner *s, ir_op *op)
 				op->results[k].type = t;
 			if (op->code == IR_OP_WHILE && !op->regions[1]->args[k]->type->layout && has_layout(t))
 				op->regions[1]->args[k]->type = t;
-			assign(s, &op->results[k], NULL, op->loc);
+			assign_as(s, &op->results[k], NULL, op->loc, true);
 		}
 		break;
 	}
 	case IR_OP_IF:
 		for (int k = 0; k < op->nresults; k++)
-			assign(s, &op->results[k], NULL, op->loc);
+			assign_as(s, &op->results[k], NULL, op->loc, true);
 		break;
 	case IR_OP_YIELD:
 		for (int k = 0; o && k < op->noperands; k++) {
@@ -217,7 +232,11 @@ static void assign_op(assigner *s, ir_op *op)
 	const ir_type *t0 = op->noperands ? op->operands[0]->type : NULL;
 	switch (op->code) {
 	case IR_OP_CONVERT_LAYOUT:
-		assign(s, &op->results[0], NULL, op->loc);
+		if (gpu_is_shared(op->operands[0]->type) && !gpu_is_shared(op->results[0].type)) {
+			diag_error(s->d, op->loc, "converting a tile out of a #shared layout is not supported");
+			s->errors++;
+		}
+		assign_as(s, &op->results[0], NULL, op->loc, true);
 		return;
 	case IR_OP_EXPAND_DIMS:
 		/* a slice along the expanded axis is its parent layout again */
@@ -251,10 +270,11 @@ static void assign_op(assigner *s, ir_op *op)
 		assign_flow(s, op);
 		return;
 	case IR_OP_DOT:
-		/* A and B are staged in shared memory (swizzled); the accumulator is canonical */
+		/* A and B are staged in shared memory; the accumulator is canonical, converted
+		 * first: nothing may use shared memory between the staging and the dot */
+		need_canonical(s, op, 2);
 		need_shared(s, op, 0);
 		need_shared(s, op, 1);
-		need_canonical(s, op, 2);
 		assign(s, &op->results[0], NULL, op->loc);
 		return;
 	default:
@@ -267,8 +287,11 @@ static void assign_op(assigner *s, ir_op *op)
 	}
 	for (int i = 0; i < op->noperands; i++)
 		need_canonical(s, op, i);
+	/* constants, splats and ranges can be built in any register layout */
+	bool any = (op->code == IR_OP_CONSTANT || op->code == IR_OP_SPLAT || op->code == IR_OP_MAKE_RANGE) &&
+		   !gpu_is_shared(op->results[0].type);
 	for (int r = 0; r < op->nresults; r++)
-		assign(s, &op->results[r], NULL, op->loc);
+		assign_as(s, &op->results[r], NULL, op->loc, any);
 	for (int g = 0; g < op->nregions; g++)
 		walk(s, op->regions[g], op->loc);
 }
@@ -276,7 +299,7 @@ static void assign_op(assigner *s, ir_op *op)
 static void walk(assigner *s, ir_block *b, srcloc loc)
 {
 	for (int i = 0; i < b->nargs; i++)
-		assign(s, b->args[i], NULL, loc);
+		assign_as(s, b->args[i], NULL, loc, true);
 	for (ir_op *op = b->first; op; op = op->next)
 		assign_op(s, op);
 }

@@ -1,6 +1,6 @@
 /* remove_conversions.c: removes layout conversions that are not needed (GPU kernels,
- * after assign-layouts). Every convert_layout moves its tile through shared memory with
- * two barriers, so each one dropped is a round trip saved:
+ * after assign-layouts). A convert_layout between register layouts moves its tile through
+ * shared memory with barriers around it, so each one dropped is a round trip saved:
  *
  *   - a conversion to the layout its operand already has goes;
  *   - a conversion of a conversion converts the original once;
@@ -17,7 +17,8 @@
  *     parent layout, expands the slice itself (the broadcasts then copy registers);
  *   - conversions and other pure ops left without uses go.
  *
- * To a fixed point, in every region of every function. */
+ * Conversions to #shared layouts (a dot's staged operands) are left alone. To a fixed
+ * point, in every region of every function. */
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 #include "transforms/walk.h"
@@ -293,8 +294,10 @@ static void visit(rewriter *w, ir_block *b)
 		else if (is_convert(x)) {
 			ir_op_set_operand(op, 0, x->def->operands[0]);
 			w->changed++;
-		} else if (is_remat(x))
+		} else if (is_remat(x) && !gpu_is_shared(op->results[0].type)) {
+			/* (a #shared tile is written by its conversion: nothing to rebuild) */
 			replace(w, op, remat(w, x->def, op->results[0].type, op));
+		}
 	}
 }
 

@@ -18,12 +18,12 @@ static bool reads_shared(const ir_op *op)
 	return false;
 }
 
-static int64_t walk(ir_context *c, ir_block *b, int threads, int warp)
+static int64_t walk(ir_context *c, diag_engine *d, ir_block *b, int threads, int warp, int *errors)
 {
 	int64_t most = 0, top = 0; /* top: the end of the shared tiles waiting for their reader */
 	for (ir_op *op = b->first; op; op = op->next) {
 		for (int r = 0; r < op->nregions; r++) {
-			int64_t inner = walk(c, op->regions[r], threads, warp);
+			int64_t inner = walk(c, d, op->regions[r], threads, warp, errors);
 			most = inner > most ? inner : most;
 		}
 		int64_t bytes = gpu_smem_bytes(op, threads, warp);
@@ -34,6 +34,11 @@ static int64_t walk(ir_context *c, ir_block *b, int threads, int warp)
 			top = gpu_align16(bytes);
 		} else if (reads_shared(op)) {
 			top = 0;
+		} else if (top > 0 && (bytes > 0 || op->nregions)) {
+			/* it would overwrite the staged tiles before their reader */
+			diag_internal(d, "%s between a staged #shared tile and its reader uses shared memory",
+				      ir_ops[op->code].name);
+			(*errors)++;
 		}
 		if (bytes > 0) {
 			ir_op_set_int(c, op, "smem", bytes);
@@ -45,13 +50,13 @@ static int64_t walk(ir_context *c, ir_block *b, int threads, int warp)
 
 int pass_smem_alloc(ir_module *m, diag_engine *d)
 {
-	(void)d;
+	int errors = 0;
 	for (ir_func *f = m->funcs; f; f = f->next) {
 		int warp, warps;
 		if (!gpu_func_shape(f, &warp, &warps))
 			continue;
 		int threads = warp * warps;
-		ir_func_set_int(m->ctx, f, "shared", walk(m->ctx, f->body, threads, warp));
+		ir_func_set_int(m->ctx, f, "shared", walk(m->ctx, d, f->body, threads, warp, &errors));
 	}
-	return 0;
+	return errors != 0;
 }

@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"  --emit=KIND           ast | tir | llvm | asm | obj | shared | ptx | cubin | amdgcn |\n"
 		"                        hsaco | header\n"
 		"  --target=T            x86-64 | riscv64 | sm_80 | sm_86 | sm_89 | sm_90 | sm_90a |\n"
-		"                        gfx906 | gfx90a | gfx942 | dcu (= gfx906) | other gfx names\n"
+		"                        gfx906 | gfx90a | gfx942 | dcu (= gfx906) | other gfx9 names\n"
 		"                        the LLVM in use knows (default: the host)\n"
 		"  --code-object-version N  AMD: HSA code object version, 4 or 5 (default 5)\n"
 		"  -mcpu=CPU, -mattr=A   CPU name and features for CPU targets (like clang)\n"
