@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <llvm-c/IRReader.h>
-#include <llvm-c/Linker.h>
 
 #include "codegen/gpu_isa.h"
 
@@ -71,9 +70,7 @@ static LLVMValueRef barrier_fn(cg *c)
 	if (LLVMParseIRInContext(c->ctx, mb, &m, &err)) {
 		cg_fail(c, NULL, "internal: the AMD barrier does not parse: %s", err ? err : "");
 	}
-	LLVMSetTarget(m, LLVMGetTarget(c->mod));
-	LLVMSetDataLayout(m, LLVMGetDataLayoutStr(c->mod));
-	if (LLVMLinkModules2(c->mod, m))
+	if (cg_link_module(c, m))
 		cg_fail(c, NULL, "internal: cannot link the AMD barrier");
 	return LLVMGetNamedFunction(c->mod, "__tilecc_barrier");
 }

@@ -92,6 +92,10 @@ void cg_debug_loc(cg *c, srcloc loc);
 void cg_debug_end(cg *c);
 void cg_debug_finish(cg *c);
 
+/* Links module lib (bitcode or IR of device functions) into c->mod, with c->mod's triple
+ * and data layout; lib is consumed. Non-zero when the link fails. */
+int cg_link_module(cg *c, LLVMModuleRef lib);
+
 /* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,
 			  LLVMTypeRef *fnty);

@@ -4,6 +4,8 @@
 
 #include <llvm-c/DebugInfo.h>
 
+#include <llvm-c/Linker.h>
+
 #include "codegen/cg.h"
 
 LLVMValueRef cg_const_value(cg *c, const ir_op *op, const ir_type *e)
@@ -144,4 +146,11 @@ void cg_debug_finish(cg *c)
 	LLVMDIBuilderFinalize(c->dib);
 	LLVMDisposeDIBuilder(c->dib);
 	c->dib = NULL;
+}
+
+int cg_link_module(cg *c, LLVMModuleRef lib)
+{
+	LLVMSetTarget(lib, LLVMGetTarget(c->mod));
+	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->mod));
+	return LLVMLinkModules2(c->mod, lib) != 0;
 }

@@ -15,7 +15,6 @@
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -512,9 +511,7 @@ static int link_libdevice(cg *c)
 		diag_error(c->d, SRCLOC_NONE, "cannot parse %s as LLVM bitcode", path);
 		return 1;
 	}
-	LLVMSetTarget(lib, LLVMGetTarget(c->mod));
-	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->mod));
-	if (LLVMLinkModules2(c->mod, lib)) {
+	if (cg_link_module(c, lib)) {
 		diag_error(c->d, SRCLOC_NONE, "cannot link %s", path);
 		return 1;
 	}
@@ -635,9 +632,7 @@ static int link_devmath(cg *c)
 		diag_internal(c->d, "the AMD device library built into tilecc does not parse");
 		return 1;
 	}
-	LLVMSetTarget(lib, LLVMGetTarget(c->mod));
-	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->mod));
-	if (LLVMLinkModules2(c->mod, lib)) {
+	if (cg_link_module(c, lib)) {
 		diag_internal(c->d, "cannot link the AMD device library");
 		return 1;
 	}

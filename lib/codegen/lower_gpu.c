@@ -214,16 +214,11 @@ static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValue
 	return LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &i64, 1, "");
 }
 
-static int64_t elem_bytes(const ir_type *e)
-{
-	return e->kind == IR_I1 ? 1 : e->kind == IR_PTR ? 8 : ir_type_bits(e) / 8;
-}
-
 /* Writes every element of tile v to shared memory at byte offset off (row-major). */
 static void to_smem(cg *c, const ir_value *v, int64_t off)
 {
 	const ir_type *t = v->type;
-	int64_t need = off + ir_type_numel(t) * elem_bytes(t->elem);
+	int64_t need = off + ir_type_numel(t) * gpu_elem_bytes(t->elem);
 	if (need > G->smem_bytes)
 		G->smem_bytes = need;
 	gtile *g = tget(c, v);
@@ -326,7 +321,7 @@ static void to_shared(cg *c, const ir_op *op)
 	if (off < 0)
 		cg_fail(c, op, "internal: a #shared tile without a planned offset (run smem-alloc)");
 	lead_barrier(c);
-	int64_t need = off + ir_type_numel(rt) * elem_bytes(rt->elem);
+	int64_t need = off + ir_type_numel(rt) * gpu_elem_bytes(rt->elem);
 	if (need > G->smem_bytes)
 		G->smem_bytes = need;
 	gtile *g = tget(c, x);
@@ -374,7 +369,7 @@ static void lower_join_split(cg *c, const ir_op *op)
 	lead_barrier(c);
 	if (op->code == IR_OP_JOIN) {
 		const ir_type *rt = op->results[0].type, *at = op->operands[0]->type;
-		int64_t half = ir_type_numel(at), bytes = (half * elem_bytes(at->elem) + 15) & ~(int64_t)15;
+		int64_t half = ir_type_numel(at), bytes = gpu_align16(half * gpu_elem_bytes(at->elem));
 		to_smem(c, op->operands[0], 0);
 		to_smem(c, op->operands[1], bytes);
 		barrier(c);
@@ -571,7 +566,7 @@ static void lower_load(cg *c, const ir_op *op)
 			LLVMValueRef ov = o ? opnd(c, o, k) : NULL;
 			if (ov && e->kind == IR_I1)
 				ov = LLVMBuildZExt(c->b, ov, c->t_i8, "");
-			LLVMValueRef v = pred_load(c, ptr, mt, mv, ov, (unsigned)elem_bytes(e));
+			LLVMValueRef v = pred_load(c, ptr, mt, mv, ov, (unsigned)gpu_elem_bytes(e));
 			r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
 			continue;
 		}
@@ -579,7 +574,7 @@ static void lower_load(cg *c, const ir_op *op)
 		LLVMValueRef ov = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++)
 			ov = LLVMBuildInsertElement(c->b, ov, o ? opnd(c, o, k + j) : LLVMConstNull(mt), cg_i32(c, j), "");
-		int bytes = w * (int)elem_bytes(e);
+		int bytes = w * (int)gpu_elem_bytes(e);
 		LLVMValueRef v = mv && bytes % 4 == 0 && c->isa->masked_load
 					 ? c->isa->masked_load(c, ptr, vt, mv, ov, bytes)
 					 : pred_load(c, ptr, vt, mv, ov, (unsigned)bytes);
@@ -668,7 +663,7 @@ static void load_block_ptr(cg *c, const ir_op *op)
 		LLVMValueRef inb;
 		LLVMValueRef addr = bptr_addr(c, op, sget(c, op->operands[0]), rt, owned_index(c, n, k), &inb);
 		LLVMValueRef dflt = nan ? LLVMConstReal(cg_scalar_type(c, e), __builtin_nan("")) : NULL;
-		LLVMValueRef v = pred_load(c, addr, cg_mem_type(c, e), inb, dflt, (unsigned)elem_bytes(e));
+		LLVMValueRef v = pred_load(c, addr, cg_mem_type(c, e), inb, dflt, (unsigned)gpu_elem_bytes(e));
 		r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
 	}
 	put(c, &op->results[0], r);
@@ -697,7 +692,7 @@ static void lower_store(cg *c, const ir_op *op)
 			LLVMValueRef x = opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-			pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)elem_bytes(e));
+			pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)gpu_elem_bytes(e));
 		}
 		return;
 	}
@@ -706,7 +701,7 @@ static void lower_store(cg *c, const ir_op *op)
 		LLVMValueRef x = sget(c, v);
 		if (e->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		pred_store(c, sget(c, p), x, owner_only(c, 1, m ? sget(c, m) : NULL), (unsigned)elem_bytes(e));
+		pred_store(c, sget(c, p), x, owner_only(c, 1, m ? sget(c, m) : NULL), (unsigned)gpu_elem_bytes(e));
 		return;
 	}
 	int64_t n = ir_type_numel(p->type);
@@ -719,14 +714,14 @@ static void lower_store(cg *c, const ir_op *op)
 			LLVMValueRef x = opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-			pred_store(c, opnd(c, p, k), x, mv, (unsigned)elem_bytes(e));
+			pred_store(c, opnd(c, p, k), x, mv, (unsigned)gpu_elem_bytes(e));
 			continue;
 		}
 		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
 		LLVMValueRef x = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++)
 			x = LLVMBuildInsertElement(c->b, x, opnd(c, v, k + j), cg_i32(c, j), "");
-		pred_store(c, opnd(c, p, k), x, mv, (unsigned)(w * elem_bytes(e)));
+		pred_store(c, opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
 	}
 }
 
@@ -928,7 +923,7 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 		int64_t offs[8], off = 0;
 		for (int k = 0; k < n; k++) {
 			offs[k] = off;
-			off += (ir_type_numel(rt) * warps * elem_bytes(op->operands[k]->type->elem) + 15) & ~(int64_t)15;
+			off += gpu_align16(ir_type_numel(rt) * warps * gpu_elem_bytes(op->operands[k]->type->elem));
 		}
 		if (off > G->smem_bytes)
 			G->smem_bytes = off;
@@ -1048,8 +1043,7 @@ static void lower_reduce(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
 		to_smem(c, op->operands[k], off);
-		off += ir_type_numel(t) * elem_bytes(op->operands[k]->type->elem);
-		off = (off + 15) & ~(int64_t)15;
+		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
 	}
 	barrier(c);
 	int64_t nout = outer * inner;
@@ -1107,8 +1101,7 @@ static void lower_scan(cg *c, const ir_op *op)
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
 		to_smem(c, op->operands[k], off);
-		off += ir_type_numel(t) * elem_bytes(op->operands[k]->type->elem);
-		off = (off + 15) & ~(int64_t)15;
+		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
 	}
 	barrier(c);
 	int64_t numel = ir_type_numel(t);
@@ -1155,7 +1148,7 @@ static void lower_dot(cg *c, const ir_op *op)
 	/* batched (3-D): each of the Z products staged one after another */
 	int r0 = rt->rank - 2;
 	int64_t Z = r0 ? rt->shape[0] : 1, M = rt->shape[r0], N = rt->shape[r0 + 1], K = a->type->shape[r0 + 1];
-	int64_t aoff = 0, boff = (ir_type_numel(a->type) * elem_bytes(a->type->elem) + 15) & ~(int64_t)15;
+	int64_t aoff = 0, boff = gpu_align16(ir_type_numel(a->type) * gpu_elem_bytes(a->type->elem));
 	bool staged = tile_layout(c, a->type)->l.kind == GPU_SHARED && tile_layout(c, b->type)->l.kind == GPU_SHARED;
 	if (staged) {
 		/* convert_layout put A and B in shared memory (swizzled) */

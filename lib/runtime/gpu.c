@@ -158,8 +158,7 @@ int tilert_scan_ptx(const char *text, size_t size, char ***names, size_t *n)
 	return names_finish(&l, names, n);
 }
 
-/* Does [off, off+len) lie inside size bytes? Overflow-safe. */
-static int in_image(uint64_t off, uint64_t len, size_t size)
+int tilert_in_image(uint64_t off, uint64_t len, size_t size)
 {
 	return off <= size && len <= size - off;
 }
@@ -186,7 +185,7 @@ int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, ch
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return tilert_fail(TILERT_ERR_FORMAT, "not a 64-bit little-endian %s", what);
 	if (eh.e_shnum && (eh.e_shentsize != sizeof sh ||
-	                   !in_image(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof sh, size)))
+	                   !tilert_in_image(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof sh, size)))
 		return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: section headers beyond its end",
 		                   what);
 	for (unsigned s = 0; s < eh.e_shnum && rc == TILERT_OK; s++) {
@@ -194,12 +193,12 @@ int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, ch
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
 			continue;
 		if (sh.sh_entsize != sizeof sym || sh.sh_link >= eh.e_shnum ||
-		    !in_image(sh.sh_offset, sh.sh_size, size)) {
+		    !tilert_in_image(sh.sh_offset, sh.sh_size, size)) {
 			rc = tilert_fail(TILERT_ERR_FORMAT, "bad %s symbol table", what);
 			break;
 		}
 		memcpy(&strsh, data + eh.e_shoff + (uint64_t)sh.sh_link * sizeof strsh, sizeof strsh);
-		if (strsh.sh_type != SHT_STRTAB || !in_image(strsh.sh_offset, strsh.sh_size, size)) {
+		if (strsh.sh_type != SHT_STRTAB || !tilert_in_image(strsh.sh_offset, strsh.sh_size, size)) {
 			rc = tilert_fail(TILERT_ERR_FORMAT, "bad %s string table", what);
 			break;
 		}

@@ -263,11 +263,6 @@ int tilert_has_hip(void)
 
 /* ---- Modules and kernels ---- */
 
-/* Does [off, off+len) lie inside size bytes? Overflow-safe. */
-static int in_image(uint64_t off, uint64_t len, size_t size)
-{
-	return off <= size && len <= size - off;
-}
 
 /* The program headers, every segment and every section inside the image: the runtime
  * finds the image's extent from its headers alone. (tilert_scan_elf has checked the ELF
@@ -280,18 +275,18 @@ static int check_image(const unsigned char *data, size_t size)
 
 	memcpy(&eh, data, sizeof eh);
 	if (eh.e_phnum && (eh.e_phentsize != sizeof ph ||
-	                   !in_image(eh.e_phoff, (uint64_t)eh.e_phnum * sizeof ph, size)))
+	                   !tilert_in_image(eh.e_phoff, (uint64_t)eh.e_phnum * sizeof ph, size)))
 		return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: program headers beyond its end");
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		memcpy(&ph, data + eh.e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
-		if (ph.p_type != PT_NULL && !in_image(ph.p_offset, ph.p_filesz, size))
+		if (ph.p_type != PT_NULL && !tilert_in_image(ph.p_offset, ph.p_filesz, size))
 			return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: segment %u beyond its end "
 			                   "(%zu bytes)", i, size);
 	}
 	for (unsigned i = 0; i < eh.e_shnum; i++) {
 		memcpy(&sh, data + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
-		    !in_image(sh.sh_offset, sh.sh_size, size))
+		    !tilert_in_image(sh.sh_offset, sh.sh_size, size))
 			return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: section %u beyond its end "
 			                   "(%zu bytes)", i, size);
 	}

@@ -178,4 +178,7 @@ void tilert_ffi_run(const tilert_kernel *k, void **args, void **scratch, const i
 typedef void (*tilert_range_fn)(void *ctx, unsigned worker, int64_t first, int64_t last);
 void tilert_pool_run(int64_t total, unsigned nthreads, tilert_range_fn fn, void *ctx);
 
+/* Does [off, off+len) lie inside an image of size bytes? Overflow-safe (gpu.c). */
+int tilert_in_image(uint64_t off, uint64_t len, size_t size);
+
 #endif

@@ -109,17 +109,23 @@ static void assign(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc)
 	assign_as(s, v, l, loc, false);
 }
 
+/* A convert_layout of operand i of op to type t, inserted before op. */
+static void insert_convert(assigner *s, ir_op *op, int i, const ir_type *t)
+{
+	ir_value *x = op->operands[i];
+	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &t, op->loc);
+	ir_block_insert_before(op->parent, op, cv);
+	ir_op_set_operand(op, i, &cv->results[0]);
+	s->converts++;
+}
+
 /* Operand i of op in the canonical layout: a convert_layout before op when it is not. */
 static void need_canonical(assigner *s, ir_op *op, int i)
 {
 	ir_value *x = op->operands[i];
 	if (!has_layout(x->type) || is_canonical(s, x->type))
 		return;
-	const ir_type *t = canonical(s, x->type);
-	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &t, op->loc);
-	ir_block_insert_before(op->parent, op, cv);
-	ir_op_set_operand(op, i, &cv->results[0]);
-	s->converts++;
+	insert_convert(s, op, i, canonical(s, x->type));
 }
 
 /* Operand i of a dot staged in shared memory: a convert_layout to the #shared layout of
@@ -133,12 +139,8 @@ static void need_shared(assigner *s, ir_op *op, int i)
 	}
 	gpu_layout l = gpu_layout_shared_for(x->type, false); /* FMA dot: see gpu_layout.h */
 	const ir_type *t = typed(s, x->type, &l);
-	if (x->type == t)
-		return;
-	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &t, op->loc);
-	ir_block_insert_before(op->parent, op, cv);
-	ir_op_set_operand(op, i, &cv->results[0]);
-	s->converts++;
+	if (x->type != t)
+		insert_convert(s, op, i, t);
 }
 
 /* Operand i of op in the type want (a tile type of the same shape, with its layout): a
@@ -146,12 +148,8 @@ static void need_shared(assigner *s, ir_op *op, int i)
 static void need_type(assigner *s, ir_op *op, int i, const ir_type *want)
 {
 	ir_value *x = op->operands[i];
-	if (!has_layout(x->type) || !has_layout(want) || !want->layout || x->type == want)
-		return;
-	ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &want, op->loc);
-	ir_block_insert_before(op->parent, op, cv);
-	ir_op_set_operand(op, i, &cv->results[0]);
-	s->converts++;
+	if (has_layout(x->type) && has_layout(want) && want->layout && x->type != want)
+		insert_convert(s, op, i, want);
 }
 
 static void walk(assigner *s, ir_block *b, srcloc loc);
