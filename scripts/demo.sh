@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh: the main job on a fresh machine. Installs what is missing, builds tilecc and
 # libtilert, compiles the example kernel (examples/vadd.py) to tile IR, to PTX for an H200
-# (and a cubin when the CUDA toolkit's ptxas is there), to LLVM IR and to a host shared
+# (and a cubin when the CUDA toolkit's ptxas is there), to an HSACO for an AMD MI300
+# (gfx942; compiled, not run: no AMD GPU), to LLVM IR and to a host shared
 # object embedded in a C header, builds a small program around that header, runs it on the
 # host and prints its check.
 set -euo pipefail
@@ -39,6 +40,10 @@ echo "   $(grep -cE 'ld.global.v4.(f32|b32)' "$out/vadd.ptx") 128-bit global loa
 if "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig16" --target=sm_90 -o "$out/vadd.cubin" 2>/dev/null; then
   echo "   and vadd.cubin through ptxas ($(wc -c < "$out/vadd.cubin") bytes)"
 fi
+echo "== tilecc examples/vadd.py -k vadd -s '$sig16' --target=gfx942 -o $out/vadd.hsaco   (AMD; not run here)"
+"$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig16" --target=gfx942 -o "$out/vadd.hsaco"
+"$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig16" --target=gfx942 -o "$out/vadd.amdgcn.s"
+echo "   $(grep -c global_load_dwordx4 "$out/vadd.amdgcn.s") 16-byte global loads, wave64, HSACO $(wc -c < "$out/vadd.hsaco") bytes"
 echo "== tilecc examples/vadd.py -k vadd -s '$sig' -o $out/vadd.h   (host: $(uname -m))"
 "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" -o "$out/vadd.h"
 "$tilecc" "$root/examples/vadd.py" -k vadd -s "$sig" -o "$out/vadd.ll"
