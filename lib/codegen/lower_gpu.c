@@ -215,7 +215,11 @@ static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValue
 }
 
 /* Writes every element of tile v to shared memory at byte offset off (row-major). */
-static void to_smem(cg *c, const ir_value *v, int64_t off)
+static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col);
+
+/* Writes every element of tile v to shared memory at byte offset off: row-major, or, when
+ * as is a #shared tile type, where its swizzle puts each element. */
+static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 {
 	const ir_type *t = v->type;
 	int64_t need = off + ir_type_numel(t) * gpu_elem_bytes(t->elem);
@@ -223,11 +227,19 @@ static void to_smem(cg *c, const ir_value *v, int64_t off)
 		G->smem_bytes = need;
 	gtile *g = tget(c, v);
 	for (int e = 0; e < g->n; e++) {
-		LLVMValueRef x = g->v[e];
+		LLVMValueRef x = g->v[e], i = owned(c, t, e);
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, owned(c, t, e)));
+		if (as)
+			i = shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
+					 LLVMBuildURem(c->b, i, cg_i32(c, t->shape[1]), ""));
+		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, i));
 	}
+}
+
+static void to_smem(cg *c, const ir_value *v, int64_t off)
+{
+	store_tile(c, v, off, NULL);
 }
 
 static LLVMValueRef from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx)
@@ -316,24 +328,12 @@ static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMVa
 static void to_shared(cg *c, const ir_op *op)
 {
 	const ir_value *x = op->operands[0];
-	const ir_type *rt = op->results[0].type, *xt = x->type;
+	const ir_type *rt = op->results[0].type;
 	int64_t off = ir_op_int(op, "smem_offset", -1);
 	if (off < 0)
 		cg_fail(c, op, "internal: a #shared tile without a planned offset (run smem-alloc)");
 	lead_barrier(c);
-	int64_t need = off + ir_type_numel(rt) * gpu_elem_bytes(rt->elem);
-	if (need > G->smem_bytes)
-		G->smem_bytes = need;
-	gtile *g = tget(c, x);
-	for (int e = 0; e < g->n; e++) {
-		LLVMValueRef i = owned(c, xt, e);
-		LLVMValueRef r = LLVMBuildUDiv(c->b, i, cg_i32(c, xt->shape[1]), "");
-		LLVMValueRef col = LLVMBuildURem(c->b, i, cg_i32(c, xt->shape[1]), "");
-		LLVMValueRef v = g->v[e];
-		if (xt->elem->kind == IR_I1)
-			v = LLVMBuildZExt(c->b, v, c->t_i8, "");
-		LLVMBuildStore(c->b, v, smem_at(c, xt->elem, off, shared_index(c, rt, r, col)));
-	}
+	store_tile(c, x, off, rt);
 	gtile *r = new_tile(c, 0);
 	r->smem = off;
 	put(c, &op->results[0], r);

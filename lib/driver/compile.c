@@ -268,31 +268,22 @@ static int compile(compilation *c, tilecc_output *out)
 				   o->target);
 			return 2;
 		}
-		if (td == &nvptx_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_OBJ &&
-		    emit != TILECC_EMIT_SHARED) {
-			const char *arch = o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90";
+		bool nv = td == &nvptx_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_OBJ &&
+			  emit != TILECC_EMIT_SHARED;
+		bool amd = td == &amdgpu_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_SHARED &&
+			   emit != TILECC_EMIT_PTX && emit != TILECC_EMIT_CUBIN;
+		if (nv || amd) {
+			strbuf *meta = o->print_metadata ? &c->report : NULL;
 			t = now_ms();
 			char *bytes = NULL;
 			size_t n = 0;
-			int rc = codegen_nvptx(m, c->d, c->a, arch, o->opt_level,
-					       o->print_metadata ? &c->report : NULL, emit, &bytes, &n);
-			timing(c, "NVPTX lowering and codegen", t);
-			if (rc)
-				return rc;
-			out->data = bytes;
-			out->size = n;
-			return 0;
-		}
-		if (td == &amdgpu_target && emit != TILECC_EMIT_HEADER && emit != TILECC_EMIT_SHARED &&
-		    emit != TILECC_EMIT_PTX && emit != TILECC_EMIT_CUBIN) {
-			const char *gpu = amdgpu_gpu_name(o->target);
-			int cov = o->code_object_version ? o->code_object_version : 5;
-			t = now_ms();
-			char *bytes = NULL;
-			size_t n = 0;
-			int rc = codegen_amdgpu(m, c->d, c->a, gpu, cov, o->opt_level,
-						o->print_metadata ? &c->report : NULL, emit, &bytes, &n);
-			timing(c, "AMDGPU lowering and codegen", t);
+			int rc = nv ? codegen_nvptx(m, c->d, c->a,
+						    o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90",
+						    o->opt_level, meta, emit, &bytes, &n)
+				    : codegen_amdgpu(m, c->d, c->a, amdgpu_gpu_name(o->target),
+						     o->code_object_version ? o->code_object_version : 5,
+						     o->opt_level, meta, emit, &bytes, &n);
+			timing(c, nv ? "NVPTX lowering and codegen" : "AMDGPU lowering and codegen", t);
 			if (rc)
 				return rc;
 			out->data = bytes;

@@ -164,16 +164,14 @@ static int cu_fail(int code, CUresult r, const char *call, const char *context, 
 
 static int cu_fail(int code, CUresult r, const char *call, const char *context, ...)
 {
-	char where[300] = "", text[300];
+	char text[300];
 	va_list ap;
+	int rc;
 
-	if (context) {
-		va_start(ap, context);
-		vsnprintf(where, sizeof where, context, ap);
-		va_end(ap);
-	}
-	return tilert_fail(code, "%s%s%s: %s", where, *where ? ": " : "", call,
-	                   result_text(r, text, sizeof text));
+	va_start(ap, context);
+	rc = tilert_fail_call(code, call, result_text(r, text, sizeof text), context, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Opens the driver, resolves every entry point, initializes it and retains the primary
@@ -439,10 +437,6 @@ static int cuda_mem_alloc(size_t bytes, void **out)
 
 	if ((rc = driver_enter("cannot allocate device memory")) != TILERT_OK)
 		return rc;
-	if (bytes == 0) {
-		*out = NULL;
-		return TILERT_OK;
-	}
 	if ((r = cu.mem_alloc(&p, bytes)) != CUDA_SUCCESS)
 		return cu_fail(result_code(r, 0), r, "cuMemAlloc", "allocating %zu bytes", bytes);
 	*out = (void *)(uintptr_t)p;
@@ -468,11 +462,6 @@ static int cuda_memcpy_htod(void *dst_dev, const void *src, size_t bytes)
 
 	if ((rc = driver_enter("cannot copy to the device")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dst_dev || !src)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL %s copying %zu bytes to the device",
-		                   src ? "destination" : "source", bytes);
 	if ((r = cu.memcpy_htod(dptr(dst_dev), src, bytes)) != CUDA_SUCCESS)
 		return cu_fail(result_code(r, 0), r, "cuMemcpyHtoD", "copying %zu bytes to %p", bytes,
 		               dst_dev);
@@ -486,12 +475,6 @@ static int cuda_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes)
 
 	if ((rc = driver_enter("cannot copy from the device")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dst || !src_dev)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT,
-		                   "NULL %s copying %zu bytes from the device",
-		                   dst ? "source" : "destination", bytes);
 	if ((r = cu.memcpy_dtoh(dst, dptr(src_dev), bytes)) != CUDA_SUCCESS)
 		return cu_fail(result_code(r, 0), r, "cuMemcpyDtoH", "copying %zu bytes from %p",
 		               bytes, src_dev);
@@ -505,11 +488,6 @@ static int cuda_memset_d8(void *dev, int value, size_t bytes)
 
 	if ((rc = driver_enter("cannot set device memory")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dev)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL device pointer setting %zu bytes",
-		                   bytes);
 	if ((r = cu.memset_d8(dptr(dev), (unsigned char)value, bytes)) != CUDA_SUCCESS)
 		return cu_fail(result_code(r, 0), r, "cuMemsetD8", "setting %zu bytes at %p", bytes, dev);
 	return TILERT_OK;

@@ -43,3 +43,12 @@ int tilert_fail(int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
+
+int tilert_fail_call(int code, const char *call, const char *err, const char *context, va_list ap)
+{
+	char where[300] = "";
+
+	if (context)
+		vsnprintf(where, sizeof where, context, ap);
+	return tilert_fail(code, "%s%s%s: %s", where, *where ? ": " : "", call, err);
+}

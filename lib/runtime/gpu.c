@@ -460,6 +460,10 @@ int tilert_device_alloc(size_t bytes, void **out)
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL device pointer out-pointer");
 	if (!(d = memory_driver("cannot allocate device memory")))
 		return TILERT_ERR_NO_DRIVER;
+	if (bytes == 0) {
+		*out = NULL;
+		return TILERT_OK;
+	}
 	return d->mem_alloc(bytes, out);
 }
 
@@ -480,6 +484,11 @@ int tilert_memcpy_htod(void *dst_dev, const void *src, size_t bytes)
 
 	if (!(d = memory_driver("cannot copy to the device")))
 		return TILERT_ERR_NO_DRIVER;
+	if (!bytes)
+		return TILERT_OK;
+	if (!dst_dev || !src)
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL %s copying %zu bytes to the device",
+		                   src ? "destination" : "source", bytes);
 	return d->memcpy_htod(dst_dev, src, bytes);
 }
 
@@ -489,6 +498,12 @@ int tilert_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes)
 
 	if (!(d = memory_driver("cannot copy from the device")))
 		return TILERT_ERR_NO_DRIVER;
+	if (!bytes)
+		return TILERT_OK;
+	if (!dst || !src_dev)
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT,
+		                   "NULL %s copying %zu bytes from the device",
+		                   dst ? "source" : "destination", bytes);
 	return d->memcpy_dtoh(dst, src_dev, bytes);
 }
 
@@ -498,5 +513,10 @@ int tilert_memset_d8(void *dev, int value, size_t bytes)
 
 	if (!(d = memory_driver("cannot set device memory")))
 		return TILERT_ERR_NO_DRIVER;
+	if (!bytes)
+		return TILERT_OK;
+	if (!dev)
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL device pointer setting %zu bytes",
+		                   bytes);
 	return d->memset_d8(dev, value, bytes);
 }

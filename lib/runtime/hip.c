@@ -151,16 +151,14 @@ static int hip_fail(int code, hipError_t r, const char *call, const char *contex
 
 static int hip_fail(int code, hipError_t r, const char *call, const char *context, ...)
 {
-	char where[300] = "", text[300];
+	char text[300];
 	va_list ap;
+	int rc;
 
-	if (context) {
-		va_start(ap, context);
-		vsnprintf(where, sizeof where, context, ap);
-		va_end(ap);
-	}
-	return tilert_fail(code, "%s%s%s: %s", where, *where ? ": " : "", call,
-	                   result_text(r, text, sizeof text));
+	va_start(ap, context);
+	rc = tilert_fail_call(code, call, result_text(r, text, sizeof text), context, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Opens the runtime, resolves every entry point, initializes it and picks the device.
@@ -464,10 +462,6 @@ static int hip_mem_alloc(size_t bytes, void **out)
 
 	if ((rc = driver_enter("cannot allocate device memory")) != TILERT_OK)
 		return rc;
-	if (bytes == 0) {
-		*out = NULL;
-		return TILERT_OK;
-	}
 	if ((r = hip.mem_alloc(&p, bytes)) != hipSuccess)
 		return hip_fail(result_code(r, 0), r, "hipMalloc", "allocating %zu bytes", bytes);
 	*out = p;
@@ -493,11 +487,6 @@ static int hip_memcpy_htod(void *dst_dev, const void *src, size_t bytes)
 
 	if ((rc = driver_enter("cannot copy to the device")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dst_dev || !src)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL %s copying %zu bytes to the device",
-		                   src ? "destination" : "source", bytes);
 	/* hipMemcpyHtoD takes a void * source but only reads it. */
 	if ((r = hip.memcpy_htod(dst_dev, (void *)(uintptr_t)src, bytes)) != hipSuccess)
 		return hip_fail(result_code(r, 0), r, "hipMemcpyHtoD", "copying %zu bytes to %p", bytes,
@@ -512,12 +501,6 @@ static int hip_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes)
 
 	if ((rc = driver_enter("cannot copy from the device")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dst || !src_dev)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT,
-		                   "NULL %s copying %zu bytes from the device",
-		                   dst ? "source" : "destination", bytes);
 	if ((r = hip.memcpy_dtoh(dst, (void *)(uintptr_t)src_dev, bytes)) != hipSuccess)
 		return hip_fail(result_code(r, 0), r, "hipMemcpyDtoH", "copying %zu bytes from %p",
 		                bytes, src_dev);
@@ -531,11 +514,6 @@ static int hip_memset_d8(void *dev, int value, size_t bytes)
 
 	if ((rc = driver_enter("cannot set device memory")) != TILERT_OK)
 		return rc;
-	if (!bytes)
-		return TILERT_OK;
-	if (!dev)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL device pointer setting %zu bytes",
-		                   bytes);
 	if ((r = hip.memset_d8(dev, (unsigned char)value, bytes)) != hipSuccess)
 		return hip_fail(result_code(r, 0), r, "hipMemsetD8", "setting %zu bytes at %p", bytes,
 		                dev);

@@ -6,6 +6,7 @@
 #ifndef TILECC_RUNTIME_TILERT_INT_H
 #define TILECC_RUNTIME_TILERT_INT_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,6 +65,9 @@ struct tilert_stream {
 
 /* error.c: records the thread's message and returns code, so that callers can
  * `return tilert_fail(TILERT_ERR_FORMAT, "...")`. */
+/* A failed driver call: records "[context: ]call: err" (context a format for ap, or
+ * NULL) and returns code. */
+int tilert_fail_call(int code, const char *call, const char *err, const char *context, va_list ap);
 int tilert_fail(int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -109,7 +113,8 @@ typedef struct tilert_gpu {
 	int (*stream_create)(void **out);
 	int (*stream_sync)(void *stream);
 	void (*stream_free)(void *stream);
-	/* The device memory calls of tilert.h, past the checks gpu.c makes. */
+	/* The device memory calls of tilert.h, past the checks gpu.c makes (a driver, a size
+	 * that is not 0, pointers that are not NULL). */
 	int (*mem_alloc)(size_t bytes, void **out);
 	int (*mem_free)(void *dev);
 	int (*memcpy_htod)(void *dst_dev, const void *src, size_t bytes);

@@ -52,11 +52,9 @@ static inline int64_t gpu_align16(int64_t n)
 
 /* A reduction of a whole 1-D tile whose operands fit 32-bit shuffles reduces within warps
  * with shuffles and needs shared memory only across warps. */
-static inline bool gpu_reduce_shuffles(const ir_op *op, int threads)
+/* Whether every operand of a reduction fits a 32-bit shuffle. */
+static inline bool gpu_shuffle_operands(const ir_op *op)
 {
-	const ir_type *t = op->operands[0]->type;
-	if (t->rank != 1 || ir_type_numel(t) < threads)
-		return false;
 	for (int k = 0; k < op->noperands; k++) {
 		const ir_type *e = op->operands[k]->type->elem;
 		if (ir_type_bits(e) > 32 || e->kind == IR_PTR)
@@ -65,20 +63,19 @@ static inline bool gpu_reduce_shuffles(const ir_op *op, int threads)
 	return true;
 }
 
+static inline bool gpu_reduce_shuffles(const ir_op *op, int threads)
+{
+	const ir_type *t = op->operands[0]->type;
+	return t->rank == 1 && ir_type_numel(t) >= threads && gpu_shuffle_operands(op);
+}
+
 /* A reduction along one axis of a tile of rank 2 or more whose operands fit 32-bit
  * shuffles reduces where the data is and leaves its result in the slice of the operand's
  * layout (assign-layouts gives it that layout; the lowering follows the result's type). */
 static inline bool gpu_reduce_slices(const ir_op *op)
 {
 	const ir_type *t = op->operands[0]->type;
-	if (t->kind != IR_TILE || t->rank < 2 || t->rank > 8)
-		return false;
-	for (int k = 0; k < op->noperands; k++) {
-		const ir_type *e = op->operands[k]->type->elem;
-		if (ir_type_bits(e) > 32 || e->kind == IR_PTR)
-			return false;
-	}
-	return true;
+	return t->kind == IR_TILE && t->rank >= 2 && t->rank <= 8 && gpu_shuffle_operands(op);
 }
 
 static inline int64_t gpu_slice_reduce_bytes(const ir_op *op);

@@ -182,16 +182,28 @@ static dd log_kernel(double x, int *e)
 	return (dd){u, ulo + t};
 }
 
-double __tilecc_dm_log(double x)
+/* log and log2 of NaN, negative numbers, zero and +inf (C99 Annex F): true with *r set,
+ * false for the finite positive x the kernel takes. */
+static bool log_special(double x, double *r)
 {
 	if (__builtin_isnan(x))
-		return x + x;
-	if (x < 0.0)
-		return __builtin_nan("");
-	if (x == 0.0)
-		return -INF;
-	if (__builtin_isinf(x))
-		return x;
+		*r = x + x;
+	else if (x < 0.0)
+		*r = __builtin_nan("");
+	else if (x == 0.0)
+		*r = -INF;
+	else if (__builtin_isinf(x))
+		*r = x;
+	else
+		return false;
+	return true;
+}
+
+double __tilecc_dm_log(double x)
+{
+	double r;
+	if (log_special(x, &r))
+		return r;
 	int e;
 	dd l = log_kernel(x, &e);
 	/* e ln2 + l; |e ln2| >= 0.69 > |l.hi| unless e is 0 */
@@ -204,14 +216,9 @@ double __tilecc_dm_log(double x)
 
 double __tilecc_dm_log2(double x)
 {
-	if (__builtin_isnan(x))
-		return x + x;
-	if (x < 0.0)
-		return __builtin_nan("");
-	if (x == 0.0)
-		return -INF;
-	if (__builtin_isinf(x))
-		return x;
+	double r;
+	if (log_special(x, &r))
+		return r;
 	int e;
 	dd l = log_kernel(x, &e);
 	/* e + l log2(e), the product in double-double; |l log2(e)| <= 1/2 <= |e| or e is 0 */
