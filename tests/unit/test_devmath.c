@@ -25,14 +25,7 @@
 #include "codegen/devmath.h"
 #endif
 
-double __tilecc_dm_exp(double x);
-double __tilecc_dm_exp2(double x);
-double __tilecc_dm_log(double x);
-double __tilecc_dm_log2(double x);
-double __tilecc_dm_sin(double x);
-double __tilecc_dm_cos(double x);
-double __tilecc_dm_tanh(double x);
-double __tilecc_dm_erf(double x);
+#include "backends/amdgpu/device/devmath.h"
 
 /* ---- random inputs ---- */
 

@@ -22,14 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-double __tilecc_dm_exp(double x);
-double __tilecc_dm_exp2(double x);
-double __tilecc_dm_log(double x);
-double __tilecc_dm_log2(double x);
-double __tilecc_dm_sin(double x);
-double __tilecc_dm_cos(double x);
-double __tilecc_dm_tanh(double x);
-double __tilecc_dm_erf(double x);
+#include "devmath.h"
 
 /* Rounded to nearest from the exact values by gen_consts.py; X_HI + X_LO is X to about
  * 2^-107 relative, PIO2_1 + PIO2_2 + PIO2_3 is pi/2 to 2^-160. */
