@@ -9,6 +9,7 @@
 
 #include <llvm-c/IRReader.h>
 
+#include "backends/amdgpu/amdgpu.h"
 #include "codegen/gpu_isa.h"
 
 static LLVMValueRef thread_id(cg *c)
@@ -58,26 +59,24 @@ static const char barrier_ir[] =
     "attributes #0 = { alwaysinline convergent nounwind }\n"
     "attributes #1 = { convergent nounwind willreturn }\n";
 
-static LLVMValueRef barrier_fn(cg *c)
+LLVMValueRef amdgpu_ir_function(cg *c, const char *name, const char *ir, const char *what)
 {
-	LLVMValueRef f = LLVMGetNamedFunction(c->mod, "__tilecc_barrier");
+	LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
 	if (f)
 		return f;
-	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(barrier_ir, sizeof barrier_ir - 1,
-									   "barrier");
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), what);
 	LLVMModuleRef m = NULL;
 	char *err = NULL;
-	if (LLVMParseIRInContext(c->ctx, mb, &m, &err)) {
-		cg_fail(c, NULL, "internal: the AMD barrier does not parse: %s", err ? err : "");
-	}
+	if (LLVMParseIRInContext(c->ctx, mb, &m, &err))
+		cg_fail(c, NULL, "internal: the AMD %s does not parse: %s", what, err ? err : "");
 	if (cg_link_module(c, m))
-		cg_fail(c, NULL, "internal: cannot link the AMD barrier");
-	return LLVMGetNamedFunction(c->mod, "__tilecc_barrier");
+		cg_fail(c, NULL, "internal: cannot link the AMD %s", what);
+	return LLVMGetNamedFunction(c->mod, name);
 }
 
 static void barrier(cg *c)
 {
-	LLVMValueRef f = barrier_fn(c);
+	LLVMValueRef f = amdgpu_ir_function(c, "__tilecc_barrier", barrier_ir, "barrier");
 	LLVMBuildCall2(c->b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
 }
 
@@ -176,6 +175,7 @@ const gpu_isa amdgpu_isa = {
     .masked_load = NULL,
     .math = math,
     .fdiv = NULL,
+    .atomic = amdgpu_atomic,
     .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,

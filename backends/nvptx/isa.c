@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backends/nvptx/nvptx.h"
 #include "codegen/gpu_isa.h"
 
 static LLVMValueRef thread_id(cg *c)
@@ -208,6 +209,7 @@ const gpu_isa nvptx_isa = {
     .masked_load = masked_load,
     .math = math,
     .fdiv = fdiv,
+    .atomic = nvptx_atomic,
     .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,

@@ -96,6 +96,27 @@ void cg_debug_finish(cg *c);
  * and data layout; lib is consumed. Non-zero when the link fails. */
 int cg_link_module(cg *c, LLVMModuleRef lib);
 
+/* atomic.c: one atomic read-modify-write or compare-and-swap of one element. kind is the
+ * tile IR's {kind} ("add", "fadd", "max", "min", "umax", "umin", "and", "or", "xor",
+ * "xchg") or "cas"; sem and scope are Triton's words ("relaxed", "acquire", "release",
+ * "acq_rel"; "cta", "gpu", "sys"); val (and cmp, for "cas") have elem's memory type. */
+typedef struct cg_atomic {
+	const char *kind, *sem, *scope;
+	const ir_type *elem;
+	LLVMValueRef ptr, val, cmp;
+} cg_atomic;
+
+/* The atomic of op (atomic_rmw or atomic_cas) on one element: kind, sem and scope from its
+ * attributes; ptr, val and cmp left for the caller. */
+cg_atomic cg_atomic_of(const ir_op *op, const ir_type *elem);
+/* The LLVM ordering of a Triton memory semantic (NULL: acq_rel), and the ordering of a
+ * failed compare-and-swap under it (which reads but does not write, so does not release). */
+LLVMAtomicOrdering cg_atomic_ordering(const char *sem);
+LLVMAtomicOrdering cg_atomic_failure_ordering(const char *sem);
+/* The atomic with LLVM's atomicrmw or cmpxchg (on the element's bits) at ordering ord and
+ * system scope; returns the old value. */
+LLVMValueRef cg_atomic_llvm(cg *c, const cg_atomic *a, LLVMAtomicOrdering ord);
+
 /* Declares (once) and returns an LLVM intrinsic for the overloaded type t. */
 LLVMValueRef cg_intrinsic(cg *c, const char *name, LLVMTypeRef *tys, int ntys,
 			  LLVMTypeRef *fnty);

@@ -30,6 +30,9 @@ typedef struct gpu_isa {
 	LLVMValueRef (*math)(cg *c, const ir_op *op, LLVMValueRef x);
 	/* x / y for f32 without {precise}, or NULL for LLVM's fdiv */
 	LLVMValueRef (*fdiv)(cg *c, const ir_op *op, LLVMValueRef x, LLVMValueRef y);
+	/* the atomic a (cg.h) with its memory semantics and scope, as one thread performs
+	 * it; returns the old value */
+	LLVMValueRef (*atomic)(cg *c, const cg_atomic *a);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

@@ -779,65 +779,26 @@ static void lower_store(cg *c, const ir_op *op)
 	loop_close(c, &l);
 }
 
-static LLVMAtomicOrdering ordering(const ir_op *op)
-{
-	const ir_attr *a = ir_op_attr(op, "sem");
-	const char *s = a && a->kind == IR_ATTR_STR ? a->s : "acq_rel";
-	if (!strcmp(s, "relaxed"))
-		return LLVMAtomicOrderingMonotonic;
-	if (!strcmp(s, "acquire"))
-		return LLVMAtomicOrderingAcquire;
-	if (!strcmp(s, "release"))
-		return LLVMAtomicOrderingRelease;
-	return LLVMAtomicOrderingAcquireRelease;
-}
-
 static LLVMValueRef atomic_one(cg *c, const ir_op *op, LLVMValueRef p, LLVMValueRef m,
 			       LLVMValueRef *vals, const ir_type *e)
 {
-	LLVMAtomicOrdering ord = ordering(op);
 	LLVMTypeRef mt = cg_mem_type(c, e);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b), join = NULL, then = pre;
 	if (m) {
 		join = cond_open(c, m);
 		then = LLVMGetInsertBlock(c->b);
 	}
-	LLVMValueRef r;
+	/* a program is one thread: the atomic is LLVM's, at the op's ordering; every scope is
+	 * served by the system's (programs run on several threads of the pool) */
+	cg_atomic a = cg_atomic_of(op, e);
+	a.ptr = p;
 	if (op->code == IR_OP_ATOMIC_CAS) {
-		LLVMValueRef cmp = vals[0], nv = vals[1];
-		LLVMTypeRef it = mt;
-		if (ir_type_is_float(e)) {
-			it = LLVMIntTypeInContext(c->ctx, (unsigned)ir_type_bits(e));
-			cmp = LLVMBuildBitCast(c->b, cmp, it, "");
-			nv = LLVMBuildBitCast(c->b, nv, it, "");
-		}
-		LLVMValueRef x = LLVMBuildAtomicCmpXchg(c->b, p, cmp, nv, ord,
-							ord == LLVMAtomicOrderingAcquireRelease
-							    ? LLVMAtomicOrderingAcquire
-							    : ord == LLVMAtomicOrderingRelease
-								  ? LLVMAtomicOrderingMonotonic
-								  : ord,
-							0);
-		r = LLVMBuildExtractValue(c->b, x, 0, "");
-		if (it != mt)
-			r = LLVMBuildBitCast(c->b, r, mt, "");
+		a.cmp = vals[0];
+		a.val = vals[1];
 	} else {
-		const ir_attr *k = ir_op_attr(op, "kind");
-		const char *kind = k && k->kind == IR_ATTR_STR ? k->s : "add";
-		bool fl = ir_type_is_float(e);
-		LLVMAtomicRMWBinOp bop;
-		if (!strcmp(kind, "add")) bop = LLVMAtomicRMWBinOpAdd;
-		else if (!strcmp(kind, "fadd")) bop = LLVMAtomicRMWBinOpFAdd;
-		else if (!strcmp(kind, "max")) bop = fl ? LLVMAtomicRMWBinOpFMax : LLVMAtomicRMWBinOpMax;
-		else if (!strcmp(kind, "min")) bop = fl ? LLVMAtomicRMWBinOpFMin : LLVMAtomicRMWBinOpMin;
-		else if (!strcmp(kind, "umax")) bop = LLVMAtomicRMWBinOpUMax;
-		else if (!strcmp(kind, "umin")) bop = LLVMAtomicRMWBinOpUMin;
-		else if (!strcmp(kind, "and")) bop = LLVMAtomicRMWBinOpAnd;
-		else if (!strcmp(kind, "or")) bop = LLVMAtomicRMWBinOpOr;
-		else if (!strcmp(kind, "xor")) bop = LLVMAtomicRMWBinOpXor;
-		else bop = LLVMAtomicRMWBinOpXchg;
-		r = LLVMBuildAtomicRMW(c->b, bop, p, vals[0], ord, 0);
+		a.val = vals[0];
 	}
+	LLVMValueRef r = cg_atomic_llvm(c, &a, cg_atomic_ordering(a.sem));
 	if (!m)
 		return r;
 	cond_close(c, join);

@@ -43,6 +43,7 @@ typedef struct gpu {
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
+	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
 } gpu;
 
 /* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
@@ -196,6 +197,70 @@ static LLVMValueRef opnd(cg *c, const ir_value *v, int e)
 static void barrier(cg *c)
 {
 	c->isa->barrier(c);
+	G->pending = false;
+}
+
+/* ---- writes by one thread, read by all ------------------------------------------------------- */
+
+/* A scalar store, or a store of a tile smaller than the program, is made by one thread for
+ * each element (owner_only): the program's other threads see it only after a barrier. So
+ * a load or atomic after such a store, in program order, waits at a barrier first
+ * (sync_reads). Loops: a store in the body is pending at the body's start, and one pending
+ * before the loop is settled once before it. */
+static bool one_thread_store(const ir_op *op)
+{
+	if (op->code != IR_OP_STORE)
+		return false;
+	const ir_type *p = op->operands[0]->type;
+	if (p->kind == IR_TILE)
+		return ir_type_numel(p) < G->T;
+	if (p->elem->kind == IR_TILE) /* a block pointer */
+		return ir_type_numel(p->elem) < G->T;
+	return true;
+}
+
+static bool reads_global(const ir_op *op)
+{
+	return op->code == IR_OP_LOAD || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS;
+}
+
+static bool block_has(const ir_block *b, bool (*pred)(const ir_op *))
+{
+	for (const ir_op *op = b->first; op; op = op->next) {
+		if (pred(op))
+			return true;
+		for (int r = 0; r < op->nregions; r++)
+			if (block_has(op->regions[r], pred))
+				return true;
+	}
+	return false;
+}
+
+static void sync_reads(cg *c)
+{
+	if (G->pending)
+		barrier(c);
+}
+
+/* Before a loop whose regions are body[0..n): settles a pending store once, and makes the
+ * body's own stores pending at its start. Returns what loop_exit needs. */
+static bool loop_enter(cg *c, const ir_block *const *body, int n)
+{
+	bool reads = false, writes = false;
+	for (int i = 0; i < n; i++) {
+		reads |= block_has(body[i], reads_global);
+		writes |= block_has(body[i], one_thread_store);
+	}
+	if (reads)
+		sync_reads(c);
+	if (reads && writes)
+		G->pending = true;
+	return writes || G->pending;
+}
+
+static void loop_exit(bool pending)
+{
+	G->pending |= pending;
 }
 
 /* The barrier before an op overwrites shared memory that others may still read: placed by
@@ -542,6 +607,7 @@ static void load_block_ptr(cg *c, const ir_op *op);
 
 static void lower_load(cg *c, const ir_op *op)
 {
+	sync_reads(c);
 	const ir_value *p = op->operands[0];
 	const ir_value *m = op->noperands > 1 ? op->operands[1] : NULL;
 	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
@@ -552,7 +618,8 @@ static void lower_load(cg *c, const ir_op *op)
 		return;
 	}
 	if (!is_tile(rt)) {
-		LLVMValueRef v = pred_load(c, sget(c, p), mt, m ? sget(c, m) : NULL, o ? sget(c, o) : NULL, 1);
+		LLVMValueRef v = pred_load(c, sget(c, p), mt, m ? sget(c, m) : NULL, o ? sget(c, o) : NULL,
+					   (unsigned)gpu_elem_bytes(e));
 		put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
 		return;
 	}
@@ -725,61 +792,99 @@ static void lower_store(cg *c, const ir_op *op)
 	}
 }
 
+static bool sem_releases(const char *sem)
+{
+	return !strcmp(sem, "release") || !strcmp(sem, "acq_rel");
+}
+
+static bool sem_acquires(const char *sem)
+{
+	return !strcmp(sem, "acquire") || !strcmp(sem, "acq_rel");
+}
+
+/* Whether value v is an operand anywhere in block b (nested regions included). */
+static bool used_in(const ir_block *b, const ir_value *v)
+{
+	for (const ir_op *op = b->first; op; op = op->next) {
+		for (int i = 0; i < op->noperands; i++)
+			if (op->operands[i] == v)
+				return true;
+		for (int r = 0; r < op->nregions; r++)
+			if (used_in(op->regions[r], v))
+				return true;
+	}
+	return false;
+}
+
+/* Atomics. The atomics of a tile are its elements': each thread performs those it owns,
+ * each with the op's semantic for that thread's accesses, as in Triton. A scalar atomic is
+ * the program's: every thread first finishes its earlier accesses (a barrier, when the
+ * semantic releases, so that the release by the one thread that performs it covers them
+ * all), thread 0 performs it, and the old value reaches every thread through shared memory
+ * after a second barrier, which also orders every thread's later accesses after the
+ * acquire. A tile smaller than the program, whose elements are replicated, is performed by
+ * one owner per element and its results broadcast the same way. */
 static void lower_atomic(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0];
 	bool cas = op->code == IR_OP_ATOMIC_CAS;
 	const ir_value *m = !cas && op->noperands > 2 ? op->operands[2] : NULL;
 	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
-	int64_t n = is_tile(rt) ? ir_type_numel(rt) : 1;
-	int E = is_tile(rt) ? per_thread(n) : 1;
-	gtile *r = is_tile(rt) ? new_tile(c, E) : NULL;
-	const ir_attr *k = ir_op_attr(op, "kind");
-	const char *kind = k && k->kind == IR_ATTR_STR ? k->s : "add";
-	bool fl = ir_type_is_float(e);
-	LLVMAtomicRMWBinOp bop = LLVMAtomicRMWBinOpAdd;
-	if (!strcmp(kind, "fadd")) bop = LLVMAtomicRMWBinOpFAdd;
-	else if (!strcmp(kind, "max")) bop = fl ? LLVMAtomicRMWBinOpFMax : LLVMAtomicRMWBinOpMax;
-	else if (!strcmp(kind, "min")) bop = fl ? LLVMAtomicRMWBinOpFMin : LLVMAtomicRMWBinOpMin;
-	else if (!strcmp(kind, "umax")) bop = LLVMAtomicRMWBinOpUMax;
-	else if (!strcmp(kind, "umin")) bop = LLVMAtomicRMWBinOpUMin;
-	else if (!strcmp(kind, "and")) bop = LLVMAtomicRMWBinOpAnd;
-	else if (!strcmp(kind, "or")) bop = LLVMAtomicRMWBinOpOr;
-	else if (!strcmp(kind, "xor")) bop = LLVMAtomicRMWBinOpXor;
-	else if (!strcmp(kind, "xchg")) bop = LLVMAtomicRMWBinOpXchg;
+	bool tile = is_tile(rt);
+	int64_t n = tile ? ir_type_numel(rt) : 1;
+	int E = tile ? per_thread(n) : 1;
+	gtile *r = tile ? new_tile(c, E) : NULL;
+	cg_atomic proto = cg_atomic_of(op, e);
+	bool replicated = n < G->T;
+	bool bcast = replicated && (used_in(c->f->body, &op->results[0]) || (!tile && sem_acquires(proto.sem)));
+	bool after_barrier = op->prev && op->prev->code == IR_OP_BARRIER;
+	if (G->pending || (!after_barrier && ((!tile && sem_releases(proto.sem)) || (bcast && !G->explicit_barriers))))
+		barrier(c);
 	LLVMTypeRef mt = cg_mem_type(c, e);
+	LLVMValueRef *out = r ? r->v : ARENA_NEWN(c->a, LLVMValueRef, 1);
 	for (int i = 0; i < E; i++) {
-		LLVMValueRef ptr = is_tile(rt) ? opnd(c, p, i) : sget(c, p);
-		LLVMValueRef mv = m ? (is_tile(rt) ? opnd(c, m, i) : sget(c, m)) : NULL;
+		LLVMValueRef mv = m ? (tile ? opnd(c, m, i) : sget(c, m)) : NULL;
 		mv = owner_only(c, n, mv);
 		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 		LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "atom");
 		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "atom.join");
 		LLVMBuildCondBr(c->b, mv, then, join);
 		LLVMPositionBuilderAtEnd(c->b, then);
-		LLVMValueRef x;
+		cg_atomic a = proto;
+		a.ptr = tile ? opnd(c, p, i) : sget(c, p);
 		if (cas) {
-			LLVMValueRef cmp = is_tile(rt) ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
-			LLVMValueRef nv = is_tile(rt) ? opnd(c, op->operands[2], i) : sget(c, op->operands[2]);
-			x = LLVMBuildExtractValue(c->b, LLVMBuildAtomicCmpXchg(c->b, ptr, cmp, nv, LLVMAtomicOrderingAcquireRelease,
-									       LLVMAtomicOrderingAcquire, 0), 0, "");
+			a.cmp = tile ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
+			a.val = tile ? opnd(c, op->operands[2], i) : sget(c, op->operands[2]);
 		} else {
-			LLVMValueRef val = is_tile(rt) ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
-			x = LLVMBuildAtomicRMW(c->b, bop, ptr, val, LLVMAtomicOrderingAcquireRelease, 0);
+			a.val = tile ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
 		}
+		LLVMValueRef x = c->isa->atomic(c, &a);
+		then = LLVMGetInsertBlock(c->b);
 		LLVMBuildBr(c->b, join);
 		LLVMPositionBuilderAtEnd(c->b, join);
 		LLVMValueRef phi = LLVMBuildPhi(c->b, mt, "");
 		LLVMValueRef vals[2] = {x, LLVMConstNull(mt)};
 		LLVMBasicBlockRef bbs[2] = {then, pre};
 		LLVMAddIncoming(phi, vals, bbs, 2);
-		if (r)
-			r->v[i] = phi;
-		else
-			put(c, &op->results[0], phi);
+		out[i] = phi;
+	}
+	if (bcast) {
+		/* the owners write their elements' old values; every thread reads its copies */
+		int64_t need = n * gpu_elem_bytes(e);
+		if (need > G->smem_bytes)
+			G->smem_bytes = need;
+		LLVMValueRef owner = LLVMBuildICmp(c->b, LLVMIntULT, G->tid, cg_i32(c, n), "");
+		for (int i = 0; i < E; i++)
+			pred_store(c, smem_at(c, e, 0, owned_index(c, n, i)), out[i], owner,
+				   (unsigned)gpu_elem_bytes(e));
+		barrier(c);
+		for (int i = 0; i < E; i++)
+			out[i] = from_smem(c, e, 0, owned_index(c, n, i));
 	}
 	if (r)
 		put(c, &op->results[0], r);
+	else
+		put(c, &op->results[0], out[0]);
 }
 
 /* ---- reductions, scans, dot --------------------------------------------------------------- */
@@ -1281,6 +1386,7 @@ static void lower_for(cg *c, const ir_op *op)
 	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
 	LLVMValueRef lb = sget(c, op->operands[0]), ub = sget(c, op->operands[1]), step = sget(c, op->operands[2]);
 	bool sgn = ir_type_is_signed(op->operands[0]->type);
+	bool pending = loop_enter(c, &body, 1);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");
 	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
@@ -1307,6 +1413,7 @@ static void lower_for(cg *c, const ir_op *op)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
+	loop_exit(pending);
 	bind_flat(c, results_of(c, op), n, phis);
 }
 
@@ -1325,14 +1432,18 @@ static void lower_if(cg *c, const ir_op *op)
 				cg_fail(c, op, "internal: result %d of the if has another type (layout) in a branch", k);
 	LLVMBuildCondBr(c->b, sget(c, op->operands[0]), arms[0], arms[1]);
 	LLVMBasicBlockRef ends[2];
+	bool pending_in = G->pending, pending_out = false;
 	for (int a = 0; a < 2; a++) {
 		LLVMPositionBuilderAtEnd(c->b, arms[a]);
+		G->pending = pending_in;
 		lower_block(c, op->regions[a]);
+		pending_out |= G->pending;
 		flat_vals(c, (const ir_value *const *)cg_terminator(op->regions[a])->operands, n, vals[a]);
 		ends[a] = LLVMGetInsertBlock(c->b);
 		LLVMBuildBr(c->b, join);
 	}
 	LLVMPositionBuilderAtEnd(c->b, join);
+	G->pending = pending_out;
 	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	for (int k = 0; k < nf; k++) {
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(vals[0][k]), "");
@@ -1356,6 +1467,7 @@ static void lower_while(cg *c, const ir_op *op)
 	LLVMValueRef *cv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	LLVMValueRef *yv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	flat_vals(c, (const ir_value *const *)op->operands, n, init);
+	bool pending = loop_enter(c, (const ir_block *const *)op->regions, 2);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while");
 	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "while.body");
@@ -1380,6 +1492,7 @@ static void lower_while(cg *c, const ir_op *op)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
+	loop_exit(pending);
 	bind_flat(c, results_of(c, op), n, cv);
 }
 
@@ -1415,7 +1528,10 @@ static void lower_op(cg *c, const ir_op *op)
 	}
 	switch (op->code) {
 	case IR_OP_LOAD: lower_load(c, op); return;
-	case IR_OP_STORE: lower_store(c, op); return;
+	case IR_OP_STORE:
+		lower_store(c, op);
+		G->pending |= one_thread_store(op);
+		return;
 	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
 	case IR_OP_REDUCE: lower_reduce(c, op); return;
 	case IR_OP_SCAN: lower_scan(c, op); return;

@@ -129,6 +129,14 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 			bytes += gpu_align16(ir_type_numel(op->operands[k]->type) *
 					     gpu_elem_bytes(op->operands[k]->type->elem));
 		return bytes;
+	case IR_OP_ATOMIC_RMW:
+	case IR_OP_ATOMIC_CAS: {
+		/* a scalar atomic, or one on a tile smaller than the program, broadcasts the old
+		 * values to every thread */
+		const ir_type *t = op->results[0].type;
+		int64_t n = t->kind == IR_TILE ? ir_type_numel(t) : 1;
+		return n < threads ? n * gpu_elem_bytes(ir_type_elem(t)) : 0;
+	}
 	case IR_OP_DOT:
 		if (gpu_is_shared(x->type))
 			return 0; /* its operands are staged already (convert_layout to #shared) */

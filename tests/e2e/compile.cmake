@@ -2,7 +2,7 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64|sm_90|gfx90a] [-DMETA=k.meta] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] -DOUT=k.so -P compile.cmake
 #
 # With META, the launch metadata tilecc prints (--print-metadata) goes into that file.
 #
@@ -13,7 +13,11 @@ set(args ${SRC} -k ${KERNEL} -s ${SIG} -o ${OUT})
 if(DEFS)
   string(REPLACE "|" ";" defs "${DEFS}")
   foreach(d ${defs})
-    list(APPEND args -D ${d})
+    if(d MATCHES "^num_warps=(.*)$")
+      list(APPEND args --num-warps ${CMAKE_MATCH_1})
+    else()
+      list(APPEND args -D ${d})
+    endif()
   endforeach()
 endif()
 if(TARGET)

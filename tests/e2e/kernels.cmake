@@ -1,5 +1,6 @@
 # kernels.cmake: every kernel variant of the e2e tests, by harness:
 #   e2e_kernel(HARNESS VARIANT FILE KERNEL SIGNATURE [NAME=VALUE ...])
+# (NAME=VALUE: -D constexprs; num_warps=N: --num-warps N)
 
 # ---- bench.c: the benchmark kernels at their default constexprs, without the ":16" hints
 # on sizes (the sizes are awkward), and once more with the exact benchmark signature.
@@ -92,6 +93,18 @@ e2e_kernel(memory atomics memory.py atomics
            "*i32, *fp32, *i32, *i32, *i32, *i32, *fp32, *i32, *i32, *i32, i32, 64")
 e2e_kernel(memory block_ptrs memory.py block_ptrs "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 16, 32")
 e2e_kernel(memory masked memory.py masked "*fp32, *fp32, *fp32, i32, 128")
+
+# ---- sync.c: scalar atomics seen by every thread (locks, tickets, cas loops), each with 1, 4
+# and 8 warps per program.
+foreach(w 1 4 8)
+  e2e_kernel(sync spin_lock_w${w} sync.py spin_lock "*i32, *i32, *i32, *i32, *i32, i32, 64"
+             num_warps=${w})
+  e2e_kernel(sync tickets_w${w} sync.py tickets "*i32, *i32, *i32, *i32, *i32, 128, 16"
+             num_warps=${w})
+  e2e_kernel(sync cas_add_w${w} sync.py cas_add "*i32, *i32, *i32, 'gpu'" num_warps=${w})
+endforeach()
+e2e_kernel(sync cas_add_cta sync.py cas_add "*i32, *i32, *i32, 'cta'")
+e2e_kernel(sync cas_add_sys sync.py cas_add "*i32, *i32, *i32, 'sys'")
 
 # ---- shapes.c: shape operations.
 e2e_kernel(shapes shapes_fp32 shapes.py shapes "*fp32, *fp32, 8, 16")
