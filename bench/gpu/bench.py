@@ -13,53 +13,8 @@ KERNELS = sys.argv[1]   # folder with the bench-kernel .py files
 CUBINS = sys.argv[2]    # folder with <kernel>[_suffix].cubin and compile_ms.json
 OUT = sys.argv[3] if len(sys.argv) > 3 else None
 
-cuda = ctypes.CDLL("libcuda.so.1")
-cuda.cuGetErrorName.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
-
-
-def check(r, what):
-    if r != 0:
-        s = ctypes.c_char_p()
-        cuda.cuGetErrorName(r, ctypes.byref(s))
-        raise RuntimeError(f"{what}: {s.value.decode()}")
-
-
-class Cubin:
-    """A tilecc kernel: the cubin's NAME entry and its NAME__meta."""
-
-    def __init__(self, path, name):
-        torch.cuda.init()
-        torch.empty(1, device="cuda")  # make torch's primary context current
-        data = open(path, "rb").read()
-        self.mod = ctypes.c_void_p()
-        check(cuda.cuModuleLoadData(ctypes.byref(self.mod), data), "cuModuleLoadData")
-        self.fn = ctypes.c_void_p()
-        check(cuda.cuModuleGetFunction(ctypes.byref(self.fn), self.mod, name.encode()), "cuModuleGetFunction")
-        ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-        check(cuda.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size), self.mod, (name + "__meta").encode()),
-              "cuModuleGetGlobal")
-        buf = ctypes.create_string_buffer(size.value)
-        check(cuda.cuMemcpyDtoH_v2(buf, ptr, size), "cuMemcpyDtoH")
-        self.meta = dict(l.split("=", 1) for l in buf.raw.split(b"\0")[0].decode().splitlines() if "=" in l)
-        self.block = int(self.meta["block"].split(",")[0])
-        self.shared = int(self.meta["shared"])
-        if self.shared > 48 * 1024:
-            check(cuda.cuFuncSetAttribute(self.fn, 8, self.shared), "cuFuncSetAttribute")  # MAX_DYNAMIC_SHARED
-
-    def __call__(self, grid, *args):
-        vals = []
-        for a in args:
-            if isinstance(a, torch.Tensor):
-                vals.append(ctypes.c_uint64(a.data_ptr()))
-            elif isinstance(a, float):
-                vals.append(ctypes.c_float(a))
-            else:
-                vals.append(ctypes.c_int32(a))
-        arr = (ctypes.c_void_p * len(vals))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in vals])
-        g = list(grid) + [1] * (3 - len(grid))
-        stream = torch.cuda.current_stream().cuda_stream
-        check(cuda.cuLaunchKernel(self.fn, g[0], g[1], g[2], self.block, 1, 1, self.shared,
-                                  ctypes.c_void_p(stream), arr, None), "cuLaunchKernel")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gpu"))
+from cubin import Cubin  # noqa: E402  (the shared launcher of tilecc cubins)
 
 
 def triton_kernel(name):

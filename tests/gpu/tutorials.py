@@ -1,0 +1,170 @@
+# tutorials.py: Triton's tutorials on the GPU, GPU-machine half. Each case runs a tutorial's
+# kernels twice on the same inputs in one process: as Triton compiles them from the file
+# as published, and as tilecc compiled them from the same file (the cubins of
+# tests/gpu/stage-tutorials.sh). Outputs are poisoned (NaN) before each launch; both results
+# are compared with a float64 reference (torch), and tilecc must be as close as Triton (within
+# 2x its error, or within the dtype's tolerance).
+#
+#   python3 tests/gpu/tutorials.py DIR [CASE...]
+#
+# DIR holds the tutorial files, tutorials.tsv and the cubins. Prints one line per case and
+# "N passed, M failed"; exits non-zero when a case failed. Tooling for the GPU machine:
+# tilecc itself has no Python in it.
+import ast, os, sys, traceback
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cubin import Cubin  # noqa: E402
+
+DIR = sys.argv[1]
+ONLY = set(sys.argv[2:])
+# TUTORIALS_BWD_DX=old_ln_bwd_dx_: the layer-norm backward from other cubins (a before/after)
+BWD_DX = os.environ.get("TUTORIALS_BWD_DX", "ln_bwd_dx_")
+ROWS = {}
+for line in open(os.path.join(DIR, "tutorials.tsv")):
+    if line.startswith("#") or not line.strip():
+        continue
+    name, file, kernel, sig, warps, defs = line.rstrip("\n").split("\t")
+    ROWS[name] = (file, kernel, int(warps))
+_modules = {}
+
+
+def triton_module(file):
+    """The tutorial's imports and @triton.jit functions (with their decorators), executed from
+    the published file under its own name so that Triton reads their source from it; the
+    tutorial's host code (tests, benchmarks) is left out."""
+    if file not in _modules:
+        path = os.path.join(DIR, file)
+        tree = ast.parse(open(path).read(), path)
+        keep = []
+        for st in tree.body:
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                keep.append(st)
+            elif isinstance(st, ast.FunctionDef) and any("jit" in ast.unparse(d) or "autotune" in ast.unparse(d)
+                                                        or "heuristics" in ast.unparse(d)
+                                                        for d in st.decorator_list):
+                keep.append(st)
+            elif isinstance(st, ast.Try):
+                keep.append(st)  # optional imports (apex, libdevice)
+        ns = {"__name__": "tutorial_" + file.split("-")[0], "__file__": path}
+        exec(compile(ast.Module(body=keep, type_ignores=[]), path, "exec"), ns)
+        _modules[file] = ns
+    return _modules[file]
+
+
+def tilecc(name):
+    file, kernel, _ = ROWS.get(name, ROWS.get(name.replace("old_", ""), (None, None, None)))
+    return Cubin(os.path.join(DIR, name + ".cubin"), kernel)
+
+
+def err(got, ref):
+    """max |got - ref| / (1 + |ref|), NaN counted as infinite."""
+    d = (got.double() - ref).abs() / (1 + ref.abs())
+    d[torch.isnan(d)] = float("inf")
+    return d.max().item() if d.numel() else 0.0
+
+
+class Fail(Exception):
+    pass
+
+
+def close(what, ours, theirs, ref, tol):
+    eo, et = err(ours, ref), err(theirs, ref)
+    line = f"{what}: tilecc {eo:.2e}, triton {et:.2e}"
+    if not (eo <= max(2 * et, tol)):
+        raise Fail(line)
+    return line
+
+
+def nan_like(t):
+    return torch.full_like(t, float("nan"))
+
+
+# ---- 05: layer norm, forward and backward ------------------------------------------------
+
+def layer_norm(M, N):
+    t = triton_module("05-layer-norm.py")
+    dt = torch.float16
+    BLOCK = min(65536 // 2, 1 << (N - 1).bit_length())
+    warps = min(max(BLOCK // 256, 1), 8)
+    GROUP = 64 if N > 8192 else 96 if N > 4096 else 128 if N > 1024 else 256
+    tag = "8192" if N == 8192 else "1000"
+    torch.manual_seed(M * 7 + N)
+    x = -2.3 + 0.5 * torch.randn((M, N), dtype=dt, device="cuda")
+    w = torch.rand((N,), dtype=dt, device="cuda")
+    b = torch.rand((N,), dtype=dt, device="cuda")
+    dy = 0.1 * torch.randn_like(x)
+    eps = 1e-5
+    notes = []
+    # forward: y, mean, rstd
+    res = {}
+    for who in ("triton", "tilecc"):
+        y = nan_like(x)
+        mean = torch.full((M,), float("nan"), device="cuda")
+        rstd = torch.full((M,), float("nan"), device="cuda")
+        if who == "triton":
+            t["_layer_norm_fwd_fused"][(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps, BLOCK_SIZE=BLOCK,
+                                             num_warps=warps)
+        else:
+            tilecc("ln_fwd_" + tag)((M,), x, y, w, b, mean, rstd, x.stride(0), N, eps)
+        torch.cuda.synchronize()
+        res[who] = (y, mean, rstd)
+    xd, wd, bd, dyd = x.double(), w.double(), b.double(), dy.double()
+    mref = xd.mean(1)
+    rref = 1 / torch.sqrt(xd.var(1, unbiased=False) + eps)
+    xhat = (xd - mref[:, None]) * rref[:, None]
+    yref = xhat * wd + bd
+    for i, (what, ref) in enumerate((("y", yref), ("mean", mref), ("rstd", rref))):
+        notes.append(close(what, res["tilecc"][i], res["triton"][i], ref, 2e-3 if i == 0 else 1e-4))
+    # backward: dx and the partial sums under a lock, then the final dw, db
+    mean, rstd = res["triton"][1], res["triton"][2]
+    out = {}
+    for who in ("triton", "tilecc"):
+        locks = torch.zeros(2 * GROUP, dtype=torch.int32, device="cuda")
+        _dw = torch.full((GROUP, N), float("nan"), dtype=dt, device="cuda")
+        _db = torch.full((GROUP, N), float("nan"), dtype=dt, device="cuda")
+        dw = torch.full((N,), float("nan"), dtype=dt, device="cuda")
+        db = torch.full((N,), float("nan"), dtype=dt, device="cuda")
+        dx = nan_like(dy)
+        if who == "triton":
+            t["_layer_norm_bwd_dx_fused"][(M,)](dx, dy, _dw, _db, x, w, mean, rstd, locks, x.stride(0), N,
+                                                BLOCK_SIZE_N=BLOCK, GROUP_SIZE_M=GROUP, num_warps=warps)
+            t["_layer_norm_bwd_dwdb"][((N + 127) // 128,)](_dw, _db, dw, db, min(GROUP, M), N, BLOCK_SIZE_M=32,
+                                                            BLOCK_SIZE_N=128)
+        else:
+            tilecc(BWD_DX + tag)((M,), dx, dy, _dw, _db, x, w, mean, rstd, locks, x.stride(0), N)
+            tilecc("ln_bwd_dwdb")(((N + 127) // 128,), _dw, _db, dw, db, min(GROUP, M), N)
+        torch.cuda.synchronize()
+        out[who] = (dx, dw, db)
+    md, rd = mean.double()[:, None], rstd.double()[:, None]
+    xh = (xd - md) * rd
+    wdy = wd * dyd
+    dxref = (wdy - (xh * (xh * wdy).mean(1, keepdim=True) + wdy.mean(1, keepdim=True))) * rd
+    dwref = (dyd * xh).sum(0)
+    dbref = dyd.sum(0)
+    for i, (what, ref, tol) in enumerate((("dx", dxref, 2e-3), ("dw", dwref, 5e-2), ("db", dbref, 5e-2))):
+        notes.append(close(what, out["tilecc"][i], out["triton"][i], ref, tol))
+    return "; ".join(notes)
+
+
+CASES = [
+    ("05 layer_norm fwd+bwd 1151x8192 fp16", lambda: layer_norm(1151, 8192)),
+    ("05 layer_norm fwd+bwd 1151x1000 fp16", lambda: layer_norm(1151, 1000)),
+]
+
+passed = failed = 0
+for name, fn in CASES:
+    if ONLY and not any(o in name for o in ONLY):
+        continue
+    try:
+        print(f"PASS {name}: {fn()}", flush=True)
+        passed += 1
+    except Fail as e:
+        print(f"FAIL {name}: {e}", flush=True)
+        failed += 1
+    except Exception:
+        print(f"FAIL {name}: {traceback.format_exc()}", flush=True)
+        failed += 1
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed or not passed else 0)
