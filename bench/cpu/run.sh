@@ -6,7 +6,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
+# the shared workload when it is beside the checkout, the repository's copy otherwise
 kernels=$root/../shared/bench-kernels
+[ -d "$kernels" ] || kernels=$root/bench/kernels
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target tilecc tilert >/dev/null

@@ -8,7 +8,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 dir=${2:-$root/.scratch/gpu}
+# the shared workload when it is beside the checkout, the repository's copy otherwise
 kernels=$root/../shared/bench-kernels
+[ -d "$kernels" ] || kernels=$root/bench/kernels
 tilecc=$build/tools/tilecc/tilecc
 mkdir -p "$dir/kernels"
 cp "$kernels"/*.py "$dir/kernels/"

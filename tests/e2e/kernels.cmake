@@ -2,24 +2,24 @@
 #   e2e_kernel(HARNESS VARIANT FILE KERNEL SIGNATURE [NAME=VALUE ...])
 # (NAME=VALUE: -D constexprs; num_warps=N: --num-warps N)
 
-# ---- bench.c: the benchmark kernels at their default constexprs, without the ":16" hints
+# ---- bench.c: the benchmark kernels (bench/kernels) at their default constexprs, without the ":16" hints
 # on sizes (the sizes are awkward), and once more with the exact benchmark signature.
-e2e_kernel(bench vadd bench_vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32, 1024")
-e2e_kernel(bench vadd_hint bench_vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024")
-e2e_kernel(bench softmax bench_softmax.py softmax "*fp32:16, *fp32:16, i32, i32, i32, 4096")
-e2e_kernel(bench softmax_hint bench_softmax.py softmax
+e2e_kernel(bench vadd bench/kernels/vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32, 1024")
+e2e_kernel(bench vadd_hint bench/kernels/vadd.py vadd "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024")
+e2e_kernel(bench softmax bench/kernels/softmax.py softmax "*fp32:16, *fp32:16, i32, i32, i32, 4096")
+e2e_kernel(bench softmax_hint bench/kernels/softmax.py softmax
            "*fp32:16, *fp32:16, i32:16, i32:16, i32:16, 4096")
-e2e_kernel(bench layernorm bench_layernorm.py layernorm
+e2e_kernel(bench layernorm bench/kernels/layernorm.py layernorm
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, i32, fp32, 1024")
-e2e_kernel(bench layernorm_hint bench_layernorm.py layernorm
+e2e_kernel(bench layernorm_hint bench/kernels/layernorm.py layernorm
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, fp32, 1024")
-e2e_kernel(bench matmul bench_matmul.py matmul
+e2e_kernel(bench matmul bench/kernels/matmul.py matmul
            "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1, 128, 128, 64, 8")
-e2e_kernel(bench matmul_hint bench_matmul.py matmul
+e2e_kernel(bench matmul_hint bench/kernels/matmul.py matmul
            "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8")
-e2e_kernel(bench attention bench_attention.py attention
+e2e_kernel(bench attention bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, fp32, i32:16, i32:16, 64, 128, 64")
-e2e_kernel(bench attention_hint bench_attention.py attention
+e2e_kernel(bench attention_hint bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64")
 
 # ---- elementwise.c: every integer and float dtype, and promotion pairs.
