@@ -81,6 +81,99 @@ def nan_like(t):
     return torch.full_like(t, float("nan"))
 
 
+# ---- 01: vector add; 02: fused softmax; 03: matmul; 04: dropout ------------------------
+
+def vector_add(n):
+    t = triton_module("01-vector-add.py")
+    torch.manual_seed(n)
+    x, y = torch.rand(n, device="cuda"), torch.rand(n, device="cuda")
+    outs = []
+    for who in ("triton", "tilecc"):
+        out = torch.full_like(x, float("nan"))
+        grid = ((n + 1023) // 1024,)
+        if who == "triton":
+            t["add_kernel"][grid](x, y, out, n, BLOCK_SIZE=1024)
+        else:
+            tilecc("add")(grid, x, y, out, n)
+        torch.cuda.synchronize()
+        outs.append(out)
+    return close("out", outs[1], outs[0], x.double() + y.double(), 1e-7)
+
+
+def fused_softmax(M, N, programs):
+    t = triton_module("02-fused-softmax.py")
+    torch.manual_seed(M + N)
+    x = torch.randn(M, N, device="cuda")
+    outs = []
+    for who in ("triton", "tilecc"):
+        y = torch.full_like(x, float("nan"))
+        if who == "triton":
+            t["softmax_kernel"][(programs,)](y, x, x.stride(0), y.stride(0), M, N, BLOCK_SIZE=1024, num_stages=4,
+                                             num_warps=8)
+        else:
+            tilecc("softmax")((programs,), y, x, x.stride(0), y.stride(0), M, N)
+        torch.cuda.synchronize()
+        outs.append(y)
+    return close("y", outs[1], outs[0], torch.softmax(x.double(), dim=1), 1e-6)
+
+
+def matmul(M, N, K, name, cfg, warps):
+    t = triton_module("03-matrix-multiplication.py")
+    torch.manual_seed(M * N + K)
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((K, N), device="cuda", dtype=torch.float16)
+    act = "leaky_relu" if "leaky" in name else ""
+    kern = t["matmul_kernel"]
+    kern = getattr(kern, "fn", kern)  # the autotuner's kernel, at one config
+    outs = []
+    for who in ("triton", "tilecc"):
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        grid = (((M + cfg[0] - 1) // cfg[0]) * ((N + cfg[1] - 1) // cfg[1]),)
+        args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+        if who == "triton":
+            kern[grid](*args, BLOCK_SIZE_M=cfg[0], BLOCK_SIZE_N=cfg[1], BLOCK_SIZE_K=cfg[2], GROUP_SIZE_M=cfg[3],
+                       ACTIVATION=act, num_warps=warps)
+        else:
+            tilecc(name)(grid, *args)
+        torch.cuda.synchronize()
+        outs.append(c)
+    ref = a.double() @ b.double()
+    if act:
+        ref = torch.where(ref >= 0, ref, 0.01 * ref)
+    return close("c", outs[1], outs[0], ref, 2e-3)
+
+
+def dropout(n, p, seed):
+    t = triton_module("04-low-memory-dropout.py")
+    torch.manual_seed(n)
+    x = torch.randn(n, device="cuda")
+    keep = (torch.rand(n, device="cuda") > p).to(torch.int32)
+    grid = ((n + 1023) // 1024,)
+    outs, seeded = [], []
+    for who in ("triton", "tilecc"):
+        out = torch.full_like(x, float("nan"))
+        out2 = torch.full_like(x, float("nan"))
+        if who == "triton":
+            t["_dropout"][grid](x, keep, out, n, p, BLOCK_SIZE=1024)
+            t["_seeded_dropout"][grid](x, out2, n, p, seed, BLOCK_SIZE=1024)
+        else:
+            tilecc("dropout")(grid, x, keep, out, n, p)
+            tilecc("seeded_dropout")(grid, x, out2, n, p, seed)
+        torch.cuda.synchronize()
+        outs.append(out)
+        seeded.append(out2)
+    ref = torch.where(keep.bool(), x.double() / (1 - p), 0.0)
+    line = close("dropout", outs[1], outs[0], ref, 1e-6)
+    # tl.rand: the same bits as Triton's, so the same elements are kept
+    same = torch.equal(seeded[0] == 0, seeded[1] == 0)
+    if not same:
+        raise Fail(f"{line}; seeded: {(~((seeded[0] == 0) == (seeded[1] == 0))).sum().item()} of {n} elements "
+                   "kept differently from Triton (tl.rand bits differ)")
+    kept = seeded[0] != 0
+    ref2 = torch.where(kept, x.double() / (1 - p), 0.0)
+    return line + "; " + close("seeded (same mask as Triton)", seeded[1], seeded[0], ref2, 1e-6)
+
+
 # ---- 05: layer norm, forward and backward ------------------------------------------------
 
 def layer_norm(M, N):
@@ -149,6 +242,15 @@ def layer_norm(M, N):
 
 
 CASES = [
+    ("01 add_kernel n=98432", lambda: vector_add(98432)),
+    ("01 add_kernel n=1", lambda: vector_add(1)),
+    ("01 add_kernel n=1000003", lambda: vector_add(1000003)),
+    ("02 softmax_kernel 1823x781, 264 programs", lambda: fused_softmax(1823, 781, 264)),
+    ("02 softmax_kernel 7x1000, 132 programs", lambda: fused_softmax(7, 1000, 132)),
+    ("03 matmul_kernel leaky_relu 333x517x259", lambda: matmul(333, 517, 259, "matmul_leaky", (64, 64, 32, 8), 4)),
+    ("03 matmul_kernel 512x512x512", lambda: matmul(512, 512, 512, "matmul_plain", (128, 128, 64, 8), 8)),
+    ("04 dropout / seeded_dropout n=98427 p=0.5 seed=123", lambda: dropout(98427, 0.5, 123)),
+    ("04 dropout / seeded_dropout n=1 p=0.25 seed=7", lambda: dropout(1, 0.25, 7)),
     ("05 layer_norm fwd+bwd 1151x8192 fp16", lambda: layer_norm(1151, 8192)),
     ("05 layer_norm fwd+bwd 1151x1000 fp16", lambda: layer_norm(1151, 1000)),
 ]
