@@ -384,8 +384,12 @@ static sval eval_call(sema *s, const ast_expr *e)
 		pos[i] = eval(s, e->call.args[i]);
 		ploc[i] = e->call.args[i]->loc;
 	}
-	for (int i = 0; i < nk; i++)
+	for (int i = 0; i < nk; i++) {
+		if (!e->call.kws[i].name)
+			sema_fail(s, e->call.kws[i].loc, "unsupported Python construct in a kernel: "
+							 "keyword argument unpacking (**)");
 		kw[i] = eval(s, e->call.kws[i].value);
+	}
 	sema_args a = {.pos = pos, .pos_loc = ploc, .npos = np, .kws = e->call.kws, .kw = kw,
 		       .nkw = nk, .loc = e->loc};
 	switch (f.kind) {
@@ -614,6 +618,10 @@ static void assign(sema *s, const ast_expr *t, sval v, srcloc loc)
 		return;
 	case AST_TUPLE:
 	case AST_LIST:
+		for (int i = 0; i < t->seq.n; i++)
+			if (t->seq.items[i]->kind == AST_STARRED)
+				sema_fail(s, t->seq.items[i]->loc, "unsupported Python construct in a "
+								   "kernel: starred assignment target");
 		if (v.kind != SV_TUPLE)
 			sema_fail(s, loc, "cannot unpack %s into %d names", sv_describe(s, &v), t->seq.n);
 		if (v.tup.n != t->seq.n)
@@ -1160,8 +1168,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	bool *set = ARENA_NEWN(s->a, bool, np + 1);
 	int npos = a->npos + (a->self ? 1 : 0);
 	if (npos > npositional)
-		sema_fail(s, a->loc, "'%s' takes %d positional argument%s but %d were given",
-			  fn->name, npositional, npositional == 1 ? "" : "s", npos);
+		sema_fail(s, a->loc, "'%s' takes %d %sargument%s but %d were given", fn->name,
+			  npositional, npositional == np ? "" : "positional ",
+			  npositional == 1 ? "" : "s", npos);
 	for (int i = 0; i < npos; i++) {
 		vals[i] = a->self ? (i == 0 ? *a->self : a->pos[i - 1]) : a->pos[i];
 		set[i] = true;
@@ -1174,6 +1183,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 		if (j == np)
 			sema_fail(s, a->kws[k].loc, "'%s' got an unexpected keyword argument '%s'",
 				  fn->name, a->kws[k].name);
+		if (fn->params[j].kind == AST_PARAM_POSONLY)
+			sema_fail(s, a->kws[k].loc, "'%s' got a positional-only argument passed as a "
+						    "keyword argument: '%s'", fn->name, a->kws[k].name);
 		if (set[j])
 			sema_fail(s, a->kws[k].loc, "'%s' got multiple values for argument '%s'",
 				  fn->name, a->kws[k].name);
