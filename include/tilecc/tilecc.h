@@ -49,7 +49,9 @@ typedef enum tilecc_emit {
 	TILECC_EMIT_PTX,
 	TILECC_EMIT_CUBIN,
 	TILECC_EMIT_HSACO,
-	TILECC_EMIT_HEADER /* C header + source with the artifact embedded */
+	TILECC_EMIT_HEADER, /* C header + source with the artifact embedded */
+	TILECC_EMIT_KERNELS /* text: each @triton.jit function of the file with its parameters,
+			     * signature template, autotune configs and heuristics */
 } tilecc_emit;
 
 /* A constexpr given by name on the command line (-D NAME=VALUE). */
@@ -83,6 +85,12 @@ typedef struct tilecc_options {
 	int verify_each;         /* run the IR verifier after every pass */
 	int print_metadata;      /* put each kernel's launch metadata (NAME__meta) in the report */
 	int code_object_version; /* AMD: HSA code object version, 4 or 5; 0: default (5) */
+	/* imports: searched after the kernel file's directory and package root, in order
+	 * (-I DIR); then the directories of the TILECC_PATH environment variable
+	 * (colon-separated) unless ignore_tilecc_path is set */
+	const char *const *include_dirs;
+	size_t num_include_dirs;
+	int ignore_tilecc_path;
 } tilecc_options;
 
 /* The result of a compilation: bytes owned by the caller, freed with tilecc_output_free(). */

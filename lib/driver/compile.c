@@ -190,8 +190,8 @@ static int compile(compilation *c, tilecc_output *out)
 
 	if (has_suffix(o->input_name, ".tir")) {
 		/* Tile IR input: a test can start in the middle of the pipeline. */
-		if (emit == TILECC_EMIT_AST) {
-			diag_error(c->d, SRCLOC_NONE, "--emit=ast needs a Python input");
+		if (emit == TILECC_EMIT_AST || emit == TILECC_EMIT_KERNELS) {
+			diag_error(c->d, SRCLOC_NONE, "--emit=ast and --list-kernels need a Python input");
 			return 2;
 		}
 		t = now_ms();
@@ -210,12 +210,35 @@ static int compile(compilation *c, tilecc_output *out)
 			ast_dump(&text, ast);
 			goto done;
 		}
+		if (emit == TILECC_EMIT_KERNELS) {
+			sema_list_kernels(&text, c->d, ast);
+			goto done;
+		}
+		/* the search path for imports: -I, then TILECC_PATH */
+		const char *env = o->ignore_tilecc_path ? NULL : getenv("TILECC_PATH");
+		size_t nenv = 0;
+		for (const char *q = env; q && *q; q++)
+			nenv += *q == ':';
+		const char **dirs = arena_alloc(c->a, sizeof *dirs * (o->num_include_dirs + nenv + 2));
+		size_t nd = 0;
+		for (size_t i = 0; i < o->num_include_dirs; i++)
+			dirs[nd++] = o->include_dirs[i];
+		for (const char *q = env; q && *q;) {
+			const char *e = strchr(q, ':');
+			size_t n = e ? (size_t)(e - q) : strlen(q);
+			if (n)
+				dirs[nd++] = arena_strndup(c->a, q, n);
+			q += n + (e ? 1 : 0);
+		}
 		sema_spec spec = {.kernel = o->kernel,
 				  .signature = o->signature,
 				  .defines = o->defines,
 				  .ndefines = o->num_defines,
 				  .num_warps = o->num_warps,
-				  .num_stages = o->num_stages};
+				  .num_stages = o->num_stages,
+				  .main_path = o->input_name,
+				  .search_dirs = dirs,
+				  .nsearch_dirs = nd};
 		t = now_ms();
 		m = sema_lower(c->ir, c->d, ast, &spec);
 		timing(c, "sema (AST to tile IR)", t);

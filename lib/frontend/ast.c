@@ -22,7 +22,12 @@
  * (bool True) (none) (+ a b) (- a) (not a) (and a b) (compare a < b <= c)
  * (ifexp cond then else) (call f args... (kw name value)) (attr v name) (subscript v i)
  * (slice lo hi step) with nil for a missing part, (tuple ...) (list ...)
- * (dict (k v) ...) (lambda (x y=default) body). */
+ * (dict (k v) ...) (lambda (x y=default) body), and for host code (ellipsis) (imag 2)
+ * (bytes "b") (fstring "a" (fvalue x !r spec)) (star x) (dstar x) (set ...)
+ * (listcomp elt (for target iter (if c)...)...) and setcomp, dictcomp, genexp, (yield x)
+ * (yieldfrom x) (await x) (named x value). Compound host statements print their header
+ * and nested blocks (class, try/except/else/finally, with, match/case, raise, del,
+ * global, nonlocal, type). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,9 +87,20 @@ static void dump_str(strbuf *out, const char *s, uint32_t n)
 
 static void dump_params(strbuf *out, const ast_param *ps, int n, bool lisp)
 {
+	bool star = false;
 	for (int i = 0; i < n; i++) {
 		if (i)
 			strbuf_puts(out, lisp ? " " : ", ");
+		if (ps[i].kind == AST_PARAM_KWONLY && !star) {
+			strbuf_puts(out, lisp ? "* " : "*, ");
+			star = true;
+		}
+		if (ps[i].kind == AST_PARAM_VARARGS) {
+			strbuf_putc(out, '*');
+			star = true;
+		}
+		if (ps[i].kind == AST_PARAM_KWARGS)
+			strbuf_puts(out, "**");
 		strbuf_puts(out, ps[i].name);
 		if (ps[i].annotation) {
 			strbuf_puts(out, ": ");
@@ -94,7 +110,45 @@ static void dump_params(strbuf *out, const ast_param *ps, int n, bool lisp)
 			strbuf_puts(out, lisp ? "=" : " = ");
 			ast_dump_expr(out, ps[i].def);
 		}
+		if (ps[i].kind == AST_PARAM_POSONLY && (i + 1 == n || ps[i + 1].kind != AST_PARAM_POSONLY))
+			strbuf_puts(out, lisp ? " /" : ", /");
 	}
+}
+
+static void dump_comp(strbuf *out, const ast_expr *e)
+{
+	static const char *const heads[] = {[AST_LIST] = "listcomp", [AST_SET] = "setcomp",
+					    [AST_DICT] = "dictcomp", [AST_TUPLE] = "genexp"};
+	strbuf_printf(out, "(%s ", heads[e->comp.of]);
+	ast_dump_expr(out, e->comp.elt);
+	if (e->comp.value) {
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->comp.value);
+	}
+	for (int i = 0; i < e->comp.ngens; i++) {
+		const ast_comp_for *g = &e->comp.gens[i];
+		strbuf_puts(out, g->is_async ? " (async-for " : " (for ");
+		ast_dump_expr(out, g->target);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, g->iter);
+		for (int k = 0; k < g->nifs; k++) {
+			strbuf_puts(out, " (if ");
+			ast_dump_expr(out, g->ifs[k]);
+			strbuf_putc(out, ')');
+		}
+		strbuf_putc(out, ')');
+	}
+	strbuf_putc(out, ')');
+}
+
+static void dump_wrap(strbuf *out, const char *head, const ast_expr *v)
+{
+	strbuf_printf(out, "(%s", head);
+	if (v) {
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, v);
+	}
+	strbuf_putc(out, ')');
 }
 
 static void dump_list(strbuf *out, const char *head, ast_expr *const *v, int n)
@@ -179,13 +233,16 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 		break;
 	case AST_CALL:
 		strbuf_puts(out, "(call ");
-		ast_dump_expr(out, e->call.func);
+		dump_opt(out, e->call.func);
 		for (int i = 0; i < e->call.nargs; i++) {
 			strbuf_putc(out, ' ');
 			ast_dump_expr(out, e->call.args[i]);
 		}
 		for (int i = 0; i < e->call.nkws; i++) {
-			strbuf_printf(out, " (kw %s ", e->call.kws[i].name);
+			if (e->call.kws[i].name)
+				strbuf_printf(out, " (kw %s ", e->call.kws[i].name);
+			else
+				strbuf_puts(out, " (dstar ");
 			ast_dump_expr(out, e->call.kws[i].value);
 			strbuf_putc(out, ')');
 		}
@@ -212,6 +269,10 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 	case AST_DICT:
 		strbuf_puts(out, "(dict");
 		for (int i = 0; i < e->dict.n; i++) {
+			if (!e->dict.keys[i]) {
+				dump_wrap(out, " (dstar", e->dict.values[i]);
+				continue;
+			}
 			strbuf_puts(out, " (");
 			ast_dump_expr(out, e->dict.keys[i]);
 			strbuf_putc(out, ' ');
@@ -236,6 +297,65 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 		ast_dump_expr(out, e->lambda.body);
 		strbuf_putc(out, ')');
 		break;
+	case AST_ELLIPSIS:
+		strbuf_puts(out, "(ellipsis)");
+		break;
+	case AST_IMAG:
+		strbuf_puts(out, "(imag ");
+		strbuf_put_double(out, e->fval);
+		strbuf_putc(out, ')');
+		break;
+	case AST_BYTES:
+		strbuf_puts(out, "(bytes ");
+		dump_str(out, e->str.s, e->str.len);
+		strbuf_putc(out, ')');
+		break;
+	case AST_FSTRING:
+		strbuf_puts(out, "(fstring");
+		for (int i = 0; i < e->seq.n; i++) {
+			strbuf_putc(out, ' ');
+			if (e->seq.items[i]->kind == AST_STR)
+				dump_str(out, e->seq.items[i]->str.s, e->seq.items[i]->str.len);
+			else
+				ast_dump_expr(out, e->seq.items[i]);
+		}
+		strbuf_putc(out, ')');
+		break;
+	case AST_FVALUE:
+		strbuf_puts(out, "(fvalue ");
+		ast_dump_expr(out, e->fvalue.value);
+		if (e->fvalue.debug)
+			strbuf_puts(out, " =");
+		if (e->fvalue.conv)
+			strbuf_printf(out, " !%c", e->fvalue.conv);
+		if (e->fvalue.spec) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, e->fvalue.spec);
+		}
+		strbuf_putc(out, ')');
+		break;
+	case AST_STARRED:
+		dump_wrap(out, e->wrap.flag ? "dstar" : "star", e->wrap.value);
+		break;
+	case AST_SET:
+		dump_list(out, "set", e->seq.items, e->seq.n);
+		break;
+	case AST_COMP:
+		dump_comp(out, e);
+		break;
+	case AST_YIELD:
+		dump_wrap(out, e->wrap.flag ? "yieldfrom" : "yield", e->wrap.value);
+		break;
+	case AST_AWAIT:
+		dump_wrap(out, "await", e->wrap.value);
+		break;
+	case AST_NAMED:
+		strbuf_puts(out, "(named ");
+		ast_dump_expr(out, e->named.target);
+		strbuf_putc(out, ' ');
+		ast_dump_expr(out, e->named.value);
+		strbuf_putc(out, ')');
+		break;
 	default:
 		strbuf_puts(out, "(?)");
 	}
@@ -257,6 +377,15 @@ static void dump_aliases(strbuf *out, const ast_alias *v, int n)
 		if (v[i].asname)
 			strbuf_printf(out, " as %s", v[i].asname);
 	}
+}
+
+static void dump_else(strbuf *out, const ast_block *b, int level)
+{
+	if (!b->n)
+		return;
+	indent(out, level);
+	strbuf_puts(out, "else\n");
+	dump_block(out, b, level + 1);
 }
 
 static void dump_stmt(strbuf *out, const ast_stmt *s, int level)
@@ -305,18 +434,20 @@ static void dump_stmt(strbuf *out, const ast_stmt *s, int level)
 		}
 		return;
 	case AST_FOR:
-		strbuf_puts(out, "for ");
+		strbuf_puts(out, s->for_.is_async ? "async for " : "for ");
 		ast_dump_expr(out, s->for_.target);
 		strbuf_puts(out, " in ");
 		ast_dump_expr(out, s->for_.iter);
 		strbuf_putc(out, '\n');
 		dump_block(out, &s->for_.body, level + 1);
+		dump_else(out, &s->for_.els, level);
 		return;
 	case AST_WHILE:
 		strbuf_puts(out, "while ");
 		ast_dump_expr(out, s->while_.cond);
 		strbuf_putc(out, '\n');
 		dump_block(out, &s->while_.body, level + 1);
+		dump_else(out, &s->while_.els, level);
 		return;
 	case AST_RETURN:
 		strbuf_puts(out, "return");
@@ -353,7 +484,7 @@ static void dump_stmt(strbuf *out, const ast_stmt *s, int level)
 		}
 		if (f->ndecorators)
 			indent(out, level);
-		strbuf_printf(out, "def %s(", f->name);
+		strbuf_printf(out, "%sdef %s(", f->is_async ? "async " : "", f->name);
 		dump_params(out, f->params, f->nparams, false);
 		strbuf_putc(out, ')');
 		if (f->returns) {
@@ -369,8 +500,116 @@ static void dump_stmt(strbuf *out, const ast_stmt *s, int level)
 		dump_aliases(out, s->import.names, s->import.n);
 		break;
 	case AST_IMPORTFROM:
-		strbuf_printf(out, "from %s import", s->import.module);
+		strbuf_puts(out, "from ");
+		for (int i = 0; i < s->import.level; i++)
+			strbuf_putc(out, '.');
+		strbuf_printf(out, "%s import", s->import.module);
+		if (s->import.star)
+			strbuf_puts(out, " *");
 		dump_aliases(out, s->import.names, s->import.n);
+		break;
+	case AST_CLASS: {
+		const ast_class *c = s->cls;
+		for (int i = 0; i < c->ndecorators; i++) {
+			if (i)
+				indent(out, level);
+			strbuf_putc(out, '@');
+			ast_dump_expr(out, c->decorators[i]);
+			strbuf_putc(out, '\n');
+		}
+		if (c->ndecorators)
+			indent(out, level);
+		strbuf_printf(out, "class %s", c->name);
+		if (c->bases) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, c->bases);
+		}
+		strbuf_putc(out, '\n');
+		dump_block(out, &c->body, level + 1);
+		return;
+	}
+	case AST_TRY:
+		strbuf_puts(out, "try\n");
+		dump_block(out, &s->try_.body, level + 1);
+		for (int i = 0; i < s->try_.nhandlers; i++) {
+			const ast_handler *h = &s->try_.handlers[i];
+			indent(out, level);
+			strbuf_puts(out, s->try_.star ? "except*" : "except");
+			if (h->type) {
+				strbuf_putc(out, ' ');
+				ast_dump_expr(out, h->type);
+			}
+			if (h->name)
+				strbuf_printf(out, " as %s", h->name);
+			strbuf_putc(out, '\n');
+			dump_block(out, &h->body, level + 1);
+		}
+		dump_else(out, &s->try_.orelse, level);
+		if (s->try_.finalbody.n) {
+			indent(out, level);
+			strbuf_puts(out, "finally\n");
+			dump_block(out, &s->try_.finalbody, level + 1);
+		}
+		return;
+	case AST_WITH:
+		strbuf_puts(out, s->with_.is_async ? "async with" : "with");
+		for (int i = 0; i < s->with_.nitems; i++) {
+			strbuf_puts(out, i ? ", " : " ");
+			ast_dump_expr(out, s->with_.items[i].expr);
+			if (s->with_.items[i].target) {
+				strbuf_puts(out, " as ");
+				ast_dump_expr(out, s->with_.items[i].target);
+			}
+		}
+		strbuf_putc(out, '\n');
+		dump_block(out, &s->with_.body, level + 1);
+		return;
+	case AST_RAISE:
+		strbuf_puts(out, "raise");
+		if (s->raise.exc) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, s->raise.exc);
+		}
+		if (s->raise.cause) {
+			strbuf_puts(out, " from ");
+			ast_dump_expr(out, s->raise.cause);
+		}
+		break;
+	case AST_DEL:
+		strbuf_puts(out, "del");
+		for (int i = 0; i < s->del.n; i++) {
+			strbuf_putc(out, ' ');
+			ast_dump_expr(out, s->del.targets[i]);
+		}
+		break;
+	case AST_GLOBAL:
+	case AST_NONLOCAL:
+		strbuf_puts(out, s->kind == AST_GLOBAL ? "global" : "nonlocal");
+		for (int i = 0; i < s->names.n; i++)
+			strbuf_printf(out, "%s%s", i ? ", " : " ", s->names.names[i]);
+		break;
+	case AST_MATCH:
+		strbuf_puts(out, "match ");
+		ast_dump_expr(out, s->match.subject);
+		strbuf_putc(out, '\n');
+		for (int i = 0; i < s->match.ncases; i++) {
+			const ast_case *c = &s->match.cases[i];
+			indent(out, level + 1);
+			strbuf_puts(out, "case ");
+			ast_dump_expr(out, c->pattern);
+			if (c->guard) {
+				strbuf_puts(out, " if ");
+				ast_dump_expr(out, c->guard);
+			}
+			strbuf_putc(out, '\n');
+			dump_block(out, &c->body, level + 2);
+		}
+		return;
+	case AST_TYPEALIAS:
+		strbuf_puts(out, "type ");
+		ast_dump_expr(out, s->alias.name);
+		strbuf_puts(out, " = ");
+		ast_dump_expr(out, s->alias.value);
 		break;
 	default:
 		strbuf_puts(out, "?");

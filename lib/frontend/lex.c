@@ -24,6 +24,19 @@ typedef struct bracket {
 	srcloc loc;
 } bracket;
 
+/* Open f-strings and their replacement fields, innermost last. */
+enum { FS_LITERAL, FS_EXPR, FS_SPEC };
+typedef struct fstate {
+	bool is_field; /* a {field}, else the f-string itself */
+	int mode;      /* FS_LITERAL for an f-string; FS_EXPR or FS_SPEC for a field */
+	char q;        /* f-string: the quote */
+	bool triple, raw;
+	int depth;     /* field: nparens just after its '{' */
+	srcloc loc;
+} fstate;
+
+#define LEX_MAX_FSTRINGS 64
+
 typedef struct lexer {
 	arena *a;
 	strtab *names;
@@ -37,6 +50,8 @@ typedef struct lexer {
 	VEC(uint32_t) indents;
 	bracket parens[LEX_MAX_PARENS];
 	int nparens;
+	fstate fs[LEX_MAX_FSTRINGS];
+	int nfs;
 	const char *kw[LEX_NKINDS]; /* interned keyword spellings, by kind */
 	jmp_buf fail;
 	bool oom;
@@ -52,6 +67,10 @@ static const char *kind_names[LEX_NKINDS] = {
 	[LEX_INT] = "integer literal",
 	[LEX_FLOAT] = "float literal",
 	[LEX_STR] = "string literal",
+	[LEX_IMAG] = "imaginary literal",
+	[LEX_FSTRING_START] = "f-string",
+	[LEX_FSTRING_MIDDLE] = "f-string text",
+	[LEX_FSTRING_END] = "end of f-string",
 #define X(id, s) [LEX_KW_##id] = "'" s "'",
 	LEX_KEYWORDS(X)
 #undef X
@@ -317,9 +336,12 @@ static void lex_number(lexer *L)
 			}
 		}
 	}
+	bool imag = false;
+	if (base == 10 && L->p < L->end && (*L->p == 'j' || *L->p == 'J')) {
+		imag = is_float = true;
+		L->p++;
+	}
 	uint32_t len = (uint32_t)(L->p - start);
-	if (L->p < L->end && (*L->p == 'j' || *L->p == 'J'))
-		fail_at(L, loc_at(L, start, len + 1), "imaginary literals are not supported");
 	if (L->p < L->end && ident_char((unsigned char)*L->p))
 		fail_at(L, loc_at(L, start, len + 1), "invalid %s literal", what);
 
@@ -335,13 +357,13 @@ static void lex_number(lexer *L)
 			b = heap;
 		}
 		size_t k = 0;
-		for (const char *q = start; q < L->p; q++)
+		for (const char *q = start; q < L->p - (imag ? 1 : 0); q++)
 			if (*q != '_')
 				b[k++] = *q;
 		b[k] = 0;
 		double v = strtod(b, NULL);
 		free(heap);
-		push(L, LEX_FLOAT, start, L->line, L->bol)->fval = v;
+		push(L, imag ? LEX_IMAG : LEX_FLOAT, start, L->line, L->bol)->fval = v;
 		return;
 	}
 	const char *q = start + (base == 10 ? 0 : 2);
@@ -352,18 +374,21 @@ static void lex_number(lexer *L)
 					"leading zeros in decimal integer literals are not permitted; "
 					"use an 0o prefix for octal integers");
 	}
+	/* Python's integers are unbounded: a literal beyond int64 is kept, marked, and
+	 * refused by sema only if a kernel uses it (host code may hold any integer). */
 	uint64_t v = 0;
+	bool big = false;
 	for (; q < L->p; q++) {
 		if (*q == '_')
 			continue;
 		int d = digit_value(*q);
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			fail_at(L, loc_at(L, start, len), "integer literal too large");
+			big = true;
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
-	if (v > (uint64_t)INT64_MAX)
-		fail_at(L, loc_at(L, start, len), "integer literal too large");
-	push(L, LEX_INT, start, L->line, L->bol)->ival = (int64_t)v;
+	lex_token *t = push(L, LEX_INT, start, L->line, L->bol);
+	t->ival = (int64_t)v;
+	t->int_big = big || v > (uint64_t)INT64_MAX;
 }
 
 static void put_utf8(char **o, uint32_t c)
@@ -545,10 +570,136 @@ static void lex_string(lexer *L, const char *start, const char *quote, bool raw,
 	lex_token *t = push(L, LEX_STR, start, line, bol);
 	t->str.s = out;
 	t->str.len = len;
+	t->is_bytes = bytes;
+}
+
+static void open_bracket(lexer *L, const char *q);
+static void close_bracket(lexer *L, const char *q);
+
+static fstate *fs_push(lexer *L, fstate f)
+{
+	if (L->nfs == LEX_MAX_FSTRINGS)
+		fail_at(L, f.loc, "too deeply nested f-strings");
+	L->fs[L->nfs] = f;
+	return &L->fs[L->nfs++];
+}
+
+/* The field whose expression is being tokenized, when the current token sits directly in
+ * it (not inside brackets of the expression); NULL otherwise. */
+static fstate *fs_field_here(lexer *L)
+{
+	if (!L->nfs)
+		return NULL;
+	fstate *f = &L->fs[L->nfs - 1];
+	return f->is_field && f->mode == FS_EXPR && L->nparens == f->depth ? f : NULL;
+}
+
+/* Emits the literal text body[0..n) of an f-string (escapes resolved unless raw). */
+static void fs_middle(lexer *L, const char *body, size_t n, bool raw, uint32_t line,
+		      const char *bol)
+{
+	if (!n)
+		return;
+	char *out = arena_alloc(L->a, n + 1);
+	if (!out) {
+		L->oom = true;
+		longjmp(L->fail, 1);
+	}
+	/* "{{" and "}}" stand for one brace; unescape() never sees a lone brace here */
+	char *tmp = arena_alloc(L->a, n + 1);
+	if (!tmp) {
+		L->oom = true;
+		longjmp(L->fail, 1);
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		tmp[k++] = body[i];
+		if ((body[i] == '{' || body[i] == '}') && i + 1 < n && body[i + 1] == body[i])
+			i++;
+	}
+	uint32_t end_line = L->line;
+	const char *end_bol = L->bol, *end_p = L->p;
+	uint32_t len = unescape(L, tmp, k, raw, false, out, line, bol);
+	L->line = end_line;
+	L->bol = end_bol;
+	L->p = end_p;
+	lex_token *t = push(L, LEX_FSTRING_MIDDLE, body, line, bol);
+	t->str.s = out;
+	t->str.len = len;
+}
+
+/* Scans literal text of the innermost f-string (or of a field's format spec) up to the
+ * next field, the end of the spec or the closing quote, and emits what it found. */
+static void fs_scan(lexer *L)
+{
+	fstate *top = &L->fs[L->nfs - 1];
+	fstate *str = top;
+	for (int i = L->nfs - 1; i >= 0 && str->is_field; i--)
+		str = &L->fs[i];
+	bool spec = top->is_field;
+	const char *body = L->p;
+	uint32_t line = L->line;
+	const char *bol = L->bol;
+	for (;;) {
+		if (L->p >= L->end)
+			fail_at(L, str->loc, str->triple ? "unterminated triple-quoted f-string literal"
+							 : "unterminated f-string literal");
+		char c = *L->p;
+		if (c == '\\') {
+			/* an escaped character (in raw f-strings too: r"\"" is a quote) */
+			L->p++;
+			if (is_newline(L, L->p))
+				newline(L);
+			else if (L->p < L->end && *L->p != '{' && *L->p != '}')
+				L->p++;
+			continue;
+		}
+		if (is_newline(L, L->p)) {
+			if (!str->triple)
+				fail_at(L, str->loc, "unterminated f-string literal");
+			newline(L);
+			continue;
+		}
+		if (!spec && c == str->q &&
+		    (!str->triple || (at(L, L->p, 1) == c && at(L, L->p, 2) == c))) {
+			fs_middle(L, body, (size_t)(L->p - body), str->raw, line, bol);
+			const char *q = L->p;
+			L->p += str->triple ? 3 : 1;
+			push(L, LEX_FSTRING_END, q, L->line, L->bol);
+			L->nfs--;
+			return;
+		}
+		if ((c == '{' || c == '}') && !spec && at(L, L->p, 1) == c) {
+			L->p += 2;
+			continue;
+		}
+		if (c == '{') {
+			fs_middle(L, body, (size_t)(L->p - body), str->raw, line, bol);
+			open_bracket(L, L->p);
+			srcloc fl = loc_at(L, L->p, 1);
+			L->p++;
+			push(L, LEX_LBRACE, L->p - 1, L->line, L->bol);
+			fs_push(L, (fstate){.is_field = true, .mode = FS_EXPR, .depth = L->nparens,
+					    .loc = fl});
+			return;
+		}
+		if (c == '}') {
+			if (!spec)
+				fail_at(L, loc_at(L, L->p, 1), "f-string: single '}' is not allowed");
+			/* the end of the field whose format spec this was */
+			fs_middle(L, body, (size_t)(L->p - body), str->raw, line, bol);
+			close_bracket(L, L->p);
+			L->p++;
+			push(L, LEX_RBRACE, L->p - 1, L->line, L->bol);
+			L->nfs--;
+			return;
+		}
+		L->p++;
+	}
 }
 
 /* Whether name[0..n) is a string prefix: r u b f, rb br fr rf in any case. */
-static bool string_prefix(const char *s, size_t n, bool *raw, bool *bytes)
+static bool string_prefix(const char *s, size_t n, bool *raw, bool *bytes, bool *fstr)
 {
 	bool r = false, b = false, u = false, f = false;
 	for (size_t i = 0; i < n; i++) {
@@ -564,6 +715,7 @@ static bool string_prefix(const char *s, size_t n, bool *raw, bool *bytes)
 		return false;
 	*raw = r;
 	*bytes = b;
+	*fstr = f;
 	return true;
 }
 
@@ -573,9 +725,19 @@ static void lex_name(lexer *L)
 	while (L->p < L->end && ident_char((unsigned char)*L->p))
 		L->p++;
 	size_t n = (size_t)(L->p - start);
-	bool raw, bytes;
-	if (L->p < L->end && (*L->p == '\'' || *L->p == '"') && string_prefix(start, n, &raw, &bytes)) {
-		lex_string(L, start, L->p, raw, bytes);
+	bool raw, bytes, fstr;
+	if (L->p < L->end && (*L->p == '\'' || *L->p == '"') &&
+	    string_prefix(start, n, &raw, &bytes, &fstr)) {
+		if (!fstr) {
+			lex_string(L, start, L->p, raw, bytes);
+			return;
+		}
+		char q = *L->p;
+		bool triple = at(L, L->p, 1) == q && at(L, L->p, 2) == q;
+		L->p += triple ? 3 : 1;
+		lex_token *t = push(L, LEX_FSTRING_START, start, L->line, L->bol);
+		fs_push(L, (fstate){.mode = FS_LITERAL, .q = q, .triple = triple, .raw = raw,
+				    .loc = t->loc});
 		return;
 	}
 	const char *name = strtab_intern(L->names, start, n);
@@ -627,6 +789,9 @@ static void lex_punct(lexer *L)
 			bestn = n;
 		}
 	}
+	fstate *field = fs_field_here(L);
+	if (best == LEX_EXCLAIM && !field)
+		bestn = 0; /* '!' is an operator only before a conversion in an f-string */
 	if (!bestn) {
 		unsigned char c = (unsigned char)*q;
 		if (c == '!')
@@ -635,18 +800,30 @@ static void lex_punct(lexer *L)
 			fail_at(L, loc_at(L, q, 1), "invalid character '%c'", c);
 		fail_at(L, loc_at(L, q, 1), "invalid character (byte 0x%02x)", c);
 	}
+	if (field && (best == LEX_COLON || best == LEX_WALRUS)) {
+		/* ':' directly in a field starts its format spec ('{x:=5}' too, as in Python) */
+		best = LEX_COLON;
+		bestn = 1;
+		field->mode = FS_SPEC;
+	}
 	if (best == LEX_LPAREN || best == LEX_LBRACKET || best == LEX_LBRACE)
 		open_bracket(L, q);
 	else if (best == LEX_RPAREN || best == LEX_RBRACKET || best == LEX_RBRACE)
 		close_bracket(L, q);
 	L->p += bestn;
 	push(L, best, q, L->line, L->bol);
+	if (field && best == LEX_RBRACE)
+		L->nfs--; /* the end of a field without a format spec */
 }
 
 static void run(lexer *L)
 {
 	bool bol = true;
 	for (;;) {
+		if (L->nfs && L->fs[L->nfs - 1].mode != FS_EXPR) {
+			fs_scan(L);
+			continue;
+		}
 		if (bol && L->nparens == 0) {
 			bol = false;
 			if (!indentation(L))
@@ -695,6 +872,9 @@ static void run(lexer *L)
 	}
 	if (L->nul)
 		fail_at(L, SRCLOC_NONE, "null byte");
+	for (int i = L->nfs - 1; i >= 0; i--)
+		if (!L->fs[i].is_field)
+			fail_at(L, L->fs[i].loc, "unterminated f-string literal");
 	if (L->nparens) {
 		bracket b = L->parens[L->nparens - 1];
 		fail_at(L, b.loc, "'%c' was never closed", b.c);

@@ -5,10 +5,17 @@
  * newlines inside (), [] and {} or after a backslash are not tokens. The lexer reports
  * nothing itself: at the first malformed input it stops with a LEX_ERROR token that holds
  * the message, and the parser reports it when it gets there, so that the first error in
- * the file is the one shown whether the lexer or the parser found it. */
+ * the file is the one shown whether the lexer or the parser found it.
+ *
+ * f-strings are tokenized the way Python 3.12 does it: FSTRING_START, then literal pieces
+ * (FSTRING_MIDDLE) and replacement fields, each an LBRACE, the ordinary tokens of the
+ * expression, an optional EXCLAIM NAME conversion, an optional COLON and format spec (more
+ * pieces and nested fields), and an RBRACE; FSTRING_END closes it. Fields may hold strings
+ * with the same quote as the f-string. */
 #ifndef TILECC_FRONTEND_LEX_H
 #define TILECC_FRONTEND_LEX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "support/arena.h"
@@ -37,7 +44,7 @@
 	X(EQ, "==") X(NE, "!=") X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=")                     \
 	X(PLUSEQ, "+=") X(MINUSEQ, "-=") X(STAREQ, "*=") X(SLASHEQ, "/=") X(DSLASHEQ, "//=")      \
 	X(PERCENTEQ, "%=") X(DSTAREQ, "**=") X(ATEQ, "@=") X(AMPEQ, "&=") X(PIPEEQ, "|=")         \
-	X(CARETEQ, "^=") X(LSHIFTEQ, "<<=") X(RSHIFTEQ, ">>=")
+	X(CARETEQ, "^=") X(LSHIFTEQ, "<<=") X(RSHIFTEQ, ">>=") X(EXCLAIM, "!")
 
 typedef enum lex_kind {
 	LEX_EOF,
@@ -46,9 +53,13 @@ typedef enum lex_kind {
 	LEX_INDENT,
 	LEX_DEDENT,
 	LEX_NAME,    /* name */
-	LEX_INT,     /* ival */
+	LEX_INT,     /* ival; int_big when the literal does not fit in int64 */
 	LEX_FLOAT,   /* fval */
-	LEX_STR,     /* str; f-strings are kept as their plain text */
+	LEX_STR,     /* str; is_bytes for b"..." */
+	LEX_IMAG,    /* fval: the imaginary literal 2.5j */
+	LEX_FSTRING_START,  /* f" (the prefix and the quote) */
+	LEX_FSTRING_MIDDLE, /* str: a literal piece of an f-string, escapes resolved */
+	LEX_FSTRING_END,    /* the closing quote */
 #define X(id, s) LEX_KW_##id,
 	LEX_KEYWORDS(X)
 #undef X
@@ -62,6 +73,8 @@ typedef struct lex_token {
 	lex_kind kind;
 	srcloc loc;                 /* start; len: its width on its first line */
 	uint32_t end_line, end_col; /* just past its last character */
+	bool is_bytes;              /* LEX_STR: a bytes literal */
+	bool int_big;               /* LEX_INT: the value does not fit in int64 */
 	union {
 		const char *name; /* interned */
 		int64_t ival;

@@ -9,6 +9,7 @@
  *
  * Errors are reported once, then sema_fail() unwinds to sema_lower() with longjmp; all
  * memory is in the compilation's arena, so nothing leaks on that path. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -163,10 +164,12 @@ static sval eval(sema *s, const ast_expr *e);
 static sval lookup_name(sema *s, const char *name, srcloc loc)
 {
 	sval *v = s->locals ? scope_find(s->locals, name) : NULL;
-	if (!v)
-		v = scope_find(&s->globals, name);
 	if (v)
 		return *v;
+	sval g;
+	if (s->lazy ? sema_lazy_lookup(s, name, loc, &g)
+		    : sema_module_global(s, s->cur_mod, name, loc, &g))
+		return g;
 	int b = sema_find_builtin(name, SEMA_NS_PY);
 	if (b >= 0)
 		return (sval){.kind = SV_BUILTIN, .builtin = b};
@@ -180,6 +183,10 @@ static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 	case MOD_TL:
 		if (!strcmp(name, "math"))
 			return (sval){.kind = SV_MODULE, .module = MOD_TL_MATH};
+		if (!strcmp(name, "extra"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL_EXTRA};
+		if (!strcmp(name, "core"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL};
 		if (sema_dtype_by_name(s, name))
 			return sv_dtype(sema_dtype_by_name(s, name));
 		if ((b = sema_find_builtin(name, SEMA_NS_TL)) >= 0)
@@ -195,6 +202,14 @@ static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 		if ((b = sema_find_builtin(name, SEMA_NS_TRITON)) >= 0)
 			return (sval){.kind = SV_BUILTIN, .builtin = b};
 		break;
+	case MOD_TL_EXTRA:
+		if (!strcmp(name, "cuda") || !strcmp(name, "hip"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL_EXTRA_VENDOR};
+		/* fallthrough */
+	case MOD_TL_EXTRA_VENDOR:
+		if (!strcmp(name, "libdevice"))
+			return (sval){.kind = SV_MODULE, .module = MOD_TL_MATH};
+		break;
 	case MOD_MATH:
 		if (!strcmp(name, "pi"))
 			return sv_float(3.14159265358979323846);
@@ -209,15 +224,23 @@ static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 		break;
 	}
 	static const char *const mname[] = {"triton.language", "triton.language.math", "triton",
-					    "math"};
+					    "math", "triton.language.extra",
+					    "triton.language.extra.cuda"};
 	sema_fail(s, loc, "module '%s' has no attribute '%s' (or tilecc does not support it)",
 		  mname[m], name);
+}
+
+sval sema_module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
+{
+	return module_attr(s, m, name, loc);
 }
 
 static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 {
 	if (v.kind == SV_MODULE)
 		return module_attr(s, v.module, name, loc);
+	if (v.kind == SV_PYMOD)
+		return sema_pymod_attr(s, v.pymod, name, loc);
 	if (v.kind == SV_IR) {
 		const ir_type *t = v.ir->type;
 		if (!strcmp(name, "dtype"))
@@ -361,8 +384,12 @@ static sval eval_call(sema *s, const ast_expr *e)
 		pos[i] = eval(s, e->call.args[i]);
 		ploc[i] = e->call.args[i]->loc;
 	}
-	for (int i = 0; i < nk; i++)
+	for (int i = 0; i < nk; i++) {
+		if (!e->call.kws[i].name)
+			sema_fail(s, e->call.kws[i].loc, "unsupported Python construct in a kernel: "
+							 "keyword argument unpacking (**)");
 		kw[i] = eval(s, e->call.kws[i].value);
+	}
 	sema_args a = {.pos = pos, .pos_loc = ploc, .npos = np, .kws = e->call.kws, .kw = kw,
 		       .nkw = nk, .loc = e->loc};
 	switch (f.kind) {
@@ -416,6 +443,40 @@ static sval runtime_ifexp(sema *s, const ast_expr *e, ir_value *cond)
 	return sv_ir(&op->results[0]);
 }
 
+/* An f-string whose fields are all known at compile time (tl.static_assert messages):
+ * numbers, strings, bools, None and dtypes, without format specs. */
+static sval eval_fstring(sema *s, const ast_expr *e)
+{
+	strbuf b = {0};
+	for (int i = 0; i < e->seq.n; i++) {
+		const ast_expr *it = e->seq.items[i];
+		if (it->kind == AST_STR) {
+			strbuf_putn(&b, it->str.s, it->str.len);
+			continue;
+		}
+		if (it->fvalue.spec && it->fvalue.spec->seq.n) {
+			strbuf_free(&b);
+			sema_fail(s, it->loc, "unsupported in a kernel: a format spec in an f-string");
+		}
+		sval v = eval(s, it->fvalue.value);
+		switch (v.kind) {
+		case SV_INT: strbuf_printf(&b, "%lld", (long long)v.i); break;
+		case SV_FLOAT: strbuf_put_double(&b, v.f); break;
+		case SV_BOOL: strbuf_puts(&b, v.b ? "True" : "False"); break;
+		case SV_NONE: strbuf_puts(&b, "None"); break;
+		case SV_STR: strbuf_puts(&b, v.s); break;
+		case SV_DTYPE: strbuf_puts(&b, sema_type_name(s, v.dtype)); break;
+		default:
+			strbuf_free(&b);
+			sema_fail(s, it->loc, "an f-string in a kernel can only show values known at "
+					      "compile time, got %s", sv_describe(s, &v));
+		}
+	}
+	sval r = {.kind = SV_STR, .s = arena_strndup(s->a, b.data ? b.data : "", b.len)};
+	strbuf_free(&b);
+	return r;
+}
+
 static ir_value *runtime_cond(sema *s, sval c, srcloc loc)
 {
 	if (c.kind != SV_IR)
@@ -432,6 +493,9 @@ static sval eval(sema *s, const ast_expr *e)
 	case AST_NAME:
 		return lookup_name(s, e->name, e->loc);
 	case AST_INT:
+		if (e->int_big)
+			sema_fail(s, e->loc, "integer literal too large (tilecc's compile-time integers "
+					     "are 64-bit)");
 		return sv_int(e->ival);
 	case AST_FLOAT:
 		return sv_float(e->fval);
@@ -505,12 +569,21 @@ static sval eval(sema *s, const ast_expr *e)
 	}
 	case AST_SLICE:
 		return (sval){.kind = SV_SLICE};
-	case AST_DICT:
-		sema_fail(s, e->loc, "unsupported Python construct in a kernel: dict literal");
-	case AST_LAMBDA:
-		sema_fail(s, e->loc, "unsupported Python construct in a kernel: lambda");
+	case AST_FSTRING:
+		return eval_fstring(s, e);
+	case AST_IMAG:
+		sema_fail(s, e->loc, "imaginary literals are not supported in a kernel");
+	case AST_DICT: case AST_LAMBDA: case AST_ELLIPSIS: case AST_BYTES: case AST_FVALUE:
+	case AST_STARRED: case AST_SET: case AST_COMP: case AST_YIELD: case AST_AWAIT:
+	case AST_NAMED:
+		sema_fail(s, e->loc, "unsupported Python construct in a kernel: %s", ast_expr_what(e));
 	}
 	sema_fail(s, e->loc, "unsupported expression");
+}
+
+sval sema_eval_expr(sema *s, const ast_expr *e)
+{
+	return eval(s, e);
 }
 
 /* ---- statements ----------------------------------------------------------------------------- */
@@ -545,6 +618,10 @@ static void assign(sema *s, const ast_expr *t, sval v, srcloc loc)
 		return;
 	case AST_TUPLE:
 	case AST_LIST:
+		for (int i = 0; i < t->seq.n; i++)
+			if (t->seq.items[i]->kind == AST_STARRED)
+				sema_fail(s, t->seq.items[i]->loc, "unsupported Python construct in a "
+								   "kernel: starred assignment target");
 		if (v.kind != SV_TUPLE)
 			sema_fail(s, loc, "cannot unpack %s into %d names", sv_describe(s, &v), t->seq.n);
 		if (v.tup.n != t->seq.n)
@@ -936,6 +1013,36 @@ static bool is_constexpr_annotation(sema *s, const ast_expr *a)
 	return false;
 }
 
+/* A raise that compilation reaches (one in a branch removed at compile time is never
+ * seen): an error at the raise, with the exception and its message when it is a string. */
+static _Noreturn void exec_raise(sema *s, const ast_stmt *st)
+{
+	const ast_expr *x = st->raise.exc;
+	if (!x)
+		sema_fail(s, st->loc, "raise reached at compile time");
+	const ast_expr *f = x->kind == AST_CALL ? x->call.func : x;
+	const char *what = f->kind == AST_NAME ? f->name : f->kind == AST_ATTR ? f->attr.name
+										: "exception";
+	if (x->kind == AST_CALL && x->call.nargs >= 1) {
+		const ast_expr *m = x->call.args[0];
+		if (m->kind == AST_STR)
+			sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, m->str.s);
+		if (m->kind == AST_FSTRING) {
+			jmp_buf jb, *saved = s->fail;
+			s->fail = &jb;
+			diag_quiet_push(s->d);
+			sval v = {.kind = SV_UNDEF};
+			if (setjmp(jb) == 0)
+				v = eval(s, m);
+			diag_quiet_pop(s->d);
+			s->fail = saved;
+			if (v.kind == SV_STR)
+				sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, v.s);
+		}
+	}
+	sema_fail(s, st->loc, "raise reached at compile time: %s", what);
+}
+
 static int exec_stmt(sema *s, const ast_block *blk, int i)
 {
 	const ast_stmt *st = blk->stmts[i];
@@ -980,8 +1087,14 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 		return exec_block(s, arm, 0);
 	}
 	case AST_FOR:
+		if (st->for_.is_async || st->for_.els.n)
+			sema_fail(s, st->loc, "unsupported Python construct in a kernel: %s",
+				  ast_stmt_what(st));
 		return exec_for(s, st);
 	case AST_WHILE:
+		if (st->while_.els.n)
+			sema_fail(s, st->loc, "unsupported Python construct in a kernel: %s",
+				  ast_stmt_what(st));
 		return exec_while(s, st);
 	case AST_RETURN:
 		if (s->frame->runtime_cf && !s->frame->is_kernel)
@@ -1014,11 +1127,14 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 		}
 		return FLOW_NORMAL;
 	}
-	case AST_FUNCDEF:
-		sema_fail(s, st->loc, "unsupported Python construct: nested function definition");
+	case AST_RAISE:
+		exec_raise(s, st);
 	case AST_IMPORT:
 	case AST_IMPORTFROM:
 		sema_fail(s, st->loc, "imports are only allowed at module level");
+	case AST_FUNCDEF: case AST_CLASS: case AST_TRY: case AST_WITH: case AST_DEL:
+	case AST_GLOBAL: case AST_NONLOCAL: case AST_MATCH: case AST_TYPEALIAS:
+		sema_fail(s, st->loc, "unsupported Python construct in a kernel: %s", ast_stmt_what(st));
 	}
 	return FLOW_NORMAL;
 }
@@ -1039,13 +1155,22 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 {
 	if (s->depth >= 64)
 		sema_fail(s, a->loc, "helper calls nested too deeply (recursion is not supported)");
-	int np = fn->nparams;
+	int np = fn->nparams, npositional = 0;
+	for (int j = 0; j < np; j++) {
+		ast_param_kind k = fn->params[j].kind;
+		if (k == AST_PARAM_VARARGS || k == AST_PARAM_KWARGS)
+			sema_fail(s, fn->params[j].loc, "unsupported in a @triton.jit function: %s "
+							"parameters", k == AST_PARAM_VARARGS ? "*args" : "**kwargs");
+		if (k == AST_PARAM_NORMAL || k == AST_PARAM_POSONLY)
+			npositional++;
+	}
 	sval *vals = ARENA_NEWN(s->a, sval, np + 1);
 	bool *set = ARENA_NEWN(s->a, bool, np + 1);
 	int npos = a->npos + (a->self ? 1 : 0);
-	if (npos > np)
-		sema_fail(s, a->loc, "'%s' takes %d argument%s but %d were given", fn->name, np,
-			  np == 1 ? "" : "s", npos);
+	if (npos > npositional)
+		sema_fail(s, a->loc, "'%s' takes %d %sargument%s but %d were given", fn->name,
+			  npositional, npositional == np ? "" : "positional ",
+			  npositional == 1 ? "" : "s", npos);
 	for (int i = 0; i < npos; i++) {
 		vals[i] = a->self ? (i == 0 ? *a->self : a->pos[i - 1]) : a->pos[i];
 		set[i] = true;
@@ -1058,6 +1183,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 		if (j == np)
 			sema_fail(s, a->kws[k].loc, "'%s' got an unexpected keyword argument '%s'",
 				  fn->name, a->kws[k].name);
+		if (fn->params[j].kind == AST_PARAM_POSONLY)
+			sema_fail(s, a->kws[k].loc, "'%s' got a positional-only argument passed as a "
+						    "keyword argument: '%s'", fn->name, a->kws[k].name);
 		if (set[j])
 			sema_fail(s, a->kws[k].loc, "'%s' got multiple values for argument '%s'",
 				  fn->name, a->kws[k].name);
@@ -1066,7 +1194,11 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	}
 	scope callee = {0};
 	scope *saved_locals = s->locals;
+	sema_pymod *saved_mod = s->cur_mod;
+	const struct sema_lazy *saved_lazy = s->lazy;
 	s->locals = &callee;
+	s->lazy = NULL;
+	s->cur_mod = sema_module_of_file(s, fn->loc.file); /* its globals are its module's */
 	for (int j = 0; j < np; j++) {
 		const ast_param *p = &fn->params[j];
 		if (!set[j]) {
@@ -1093,6 +1225,8 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	s->depth--;
 	s->frame = saved_frame;
 	s->locals = saved_locals;
+	s->cur_mod = saved_mod;
+	s->lazy = saved_lazy;
 	return f.ret;
 }
 
@@ -1107,7 +1241,7 @@ typedef struct jit_info {
 /* Resolves a dotted decorator name like triton.jit or triton.autotune(...). */
 static const char *decorator_name(const ast_expr *d)
 {
-	if (d->kind == AST_CALL)
+	if (d->kind == AST_CALL && d->call.func)
 		d = d->call.func;
 	if (d->kind == AST_NAME)
 		return d->name;
@@ -1116,129 +1250,29 @@ static const char *decorator_name(const ast_expr *d)
 	return NULL;
 }
 
-static void module_import(sema *s, const ast_stmt *st)
-{
-	for (int i = 0; i < st->import.n; i++) {
-		const ast_alias *al = &st->import.names[i];
-		char full[256];
-		if (st->kind == AST_IMPORTFROM)
-			snprintf(full, sizeof full, "%s.%s", st->import.module, al->name);
-		else
-			snprintf(full, sizeof full, "%s", al->name);
-		sema_module_id m;
-		if (!strcmp(full, "triton"))
-			m = MOD_TRITON;
-		else if (!strcmp(full, "triton.language") || !strcmp(full, "triton.language.core"))
-			m = MOD_TL;
-		else if (!strcmp(full, "triton.language.math") ||
-			 !strcmp(full, "triton.language.extra.libdevice") ||
-			 !strcmp(full, "triton.language.extra.cuda.libdevice"))
-			m = MOD_TL_MATH;
-		else if (!strcmp(full, "math"))
-			m = MOD_MATH;
-		else if (st->kind == AST_IMPORTFROM && (!strcmp(st->import.module, "triton") ||
-							!strcmp(st->import.module, "triton.language"))) {
-			/* from triton import jit / from triton.language import constexpr */
-			int b = sema_find_builtin(al->name, !strcmp(st->import.module, "triton")
-								? SEMA_NS_TRITON : SEMA_NS_TL);
-			const ir_type *dt = sema_dtype_by_name(s, al->name);
-			sval v;
-			if (b >= 0)
-				v = (sval){.kind = SV_BUILTIN, .builtin = b};
-			else if (dt)
-				v = sv_dtype(dt);
-			else if (!strcmp(al->name, "jit") || !strcmp(al->name, "constexpr") ||
-				 !strcmp(al->name, "autotune") || !strcmp(al->name, "heuristics") ||
-				 !strcmp(al->name, "Config"))
-				continue; /* decorators and annotations are recognised by name */
-			else
-				sema_fail(s, al->loc, "cannot import '%s' from '%s'", al->name,
-					  st->import.module);
-			scope_set(s, &s->globals, al->asname ? al->asname : al->name, v);
-			continue;
-		} else if (!strncmp(full, "torch", 5) || !strncmp(full, "numpy", 5) ||
-			   !strncmp(full, "typing", 6) || !strncmp(full, "__future__", 10) ||
-			   !strncmp(full, "os", 2) || !strncmp(full, "functools", 9)) {
-			continue; /* host-side modules: harmless unless a kernel uses them */
-		} else {
-			sema_fail(s, al->loc, "module '%s' is not available to kernels", full);
-		}
-		const char *bind = al->asname;
-		if (!bind) {
-			/* import triton.language binds 'triton' */
-			if (st->kind == AST_IMPORTFROM)
-				bind = al->name;
-			else {
-				const char *dot = strchr(al->name, '.');
-				if (dot) {
-					bind = strtab_intern(s->names, al->name, (size_t)(dot - al->name));
-					m = MOD_TRITON;
-					if (strncmp(al->name, "triton", 6))
-						continue;
-				} else
-					bind = al->name;
-			}
-		}
-		scope_set(s, &s->globals, strtab_cstr(s->names, bind),
-			  (sval){.kind = SV_MODULE, .module = m});
-	}
-}
-
+/* The @triton.jit functions at the top level of the kernel file, with their autotune and
+ * heuristics decorators. Nothing is evaluated: globals are computed when a kernel needs
+ * them (sema_module.c). */
 static int collect_module(sema *s, jit_info *fns, int max)
 {
 	int n = 0;
-	scope *saved = s->locals;
-	s->locals = NULL;
 	for (int i = 0; i < s->mod->body.n; i++) {
 		const ast_stmt *st = s->mod->body.stmts[i];
-		switch (st->kind) {
-		case AST_IMPORT:
-		case AST_IMPORTFROM:
-			module_import(s, st);
-			break;
-		case AST_FUNCDEF: {
-			const ast_func *fn = st->func;
-			jit_info ji = {.fn = fn};
-			for (int k = 0; k < fn->ndecorators; k++) {
-				const char *dn = decorator_name(fn->decorators[k]);
-				if (dn && !strcmp(dn, "jit"))
-					ji.is_jit = true;
-				else if (dn && !strcmp(dn, "autotune"))
-					ji.autotune = fn->decorators[k];
-				else if (dn && !strcmp(dn, "heuristics"))
-					ji.heuristics = fn->decorators[k];
-			}
-			if (ji.is_jit) {
-				if (n == max)
-					sema_fail(s, fn->loc, "too many @triton.jit functions in one file");
-				fns[n++] = ji;
-				scope_set(s, &s->globals, fn->name, (sval){.kind = SV_JITFN, .fn = fn});
-			}
-			break;
+		if (st->kind != AST_FUNCDEF || !sema_is_jit(st->func))
+			continue;
+		const ast_func *fn = st->func;
+		jit_info ji = {.fn = fn, .is_jit = true};
+		for (int k = 0; k < fn->ndecorators; k++) {
+			const char *dn = decorator_name(fn->decorators[k]);
+			if (dn && !strcmp(dn, "autotune"))
+				ji.autotune = fn->decorators[k];
+			else if (dn && !strcmp(dn, "heuristics"))
+				ji.heuristics = fn->decorators[k];
 		}
-		case AST_ASSIGN:
-		case AST_ANNASSIGN: {
-			/* module-level constants: evaluated now, as constexprs */
-			const ast_expr *val = st->kind == AST_ASSIGN ? st->assign.value : st->ann.value;
-			if (!val)
-				break;
-			sval v = eval(s, val);
-			if (v.kind == SV_IR)
-				sema_fail(s, val->loc, "module-level values must be known at compile time");
-			if (st->kind == AST_ASSIGN) {
-				for (int k = 0; k < st->assign.ntargets; k++)
-					if (st->assign.targets[k]->kind == AST_NAME)
-						scope_set(s, &s->globals, st->assign.targets[k]->name, v);
-			} else if (st->ann.target->kind == AST_NAME) {
-				scope_set(s, &s->globals, st->ann.target->name, v);
-			}
-			break;
-		}
-		default:
-			break; /* host code at module level is ignored */
-		}
+		if (n == max)
+			sema_fail(s, fn->loc, "too many @triton.jit functions in one file");
+		fns[n++] = ji;
 	}
-	s->locals = saved;
 	return n;
 }
 
@@ -1400,10 +1434,47 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 		int n = split_signature(s, spec->signature, e, 256);
 		sigfile = diag_add_source(s->d, "<signature>", spec->signature,
 					  (uint32_t)strlen(spec->signature));
+		/* NAME=VALUE entries (as the template that --list-kernels prints has them) set a
+		 * constexpr by name and do not count as positions */
+		int npos_e = 0;
+		for (int k = 0; k < n && k < 256; k++) {
+			const char *t = e[k].text, *q = t;
+			while (*q == '_' || isalnum((unsigned char)*q))
+				q++;
+			const char *eq = q;
+			while (*eq == ' ')
+				eq++;
+			if (q == t || *eq != '=' || isdigit((unsigned char)*t)) {
+				e[npos_e++] = e[k];
+				continue;
+			}
+			srcloc el = {sigfile, 1, e[k].col, e[k].len ? e[k].len : 1};
+			const char *nm = strtab_intern(s->names, t, (size_t)(q - t));
+			int j;
+			for (j = 0; j < np; j++)
+				if (fn->params[j].name == nm)
+					break;
+			if (j == np || !ps[j].is_constexpr)
+				sema_fail(s, el, "'%s' is not a constexpr parameter of kernel '%s'", nm,
+					  fn->name);
+			const char *val = eq + 1;
+			while (*val == ' ')
+				val++;
+			if (!parse_const_text(s, val, &ps[j].value))
+				sema_fail(s, el, "cannot read the value of '%s' in the signature", nm);
+			ps[j].has_value = true;
+			ps[j].loc = el;
+		}
+		if (n <= 256)
+			n = npos_e;
 		int nruntime = 0;
 		for (int i = 0; i < np; i++)
 			nruntime += !ps[i].is_constexpr;
-		bool all = n == np, runtime_only = n == nruntime && n != np;
+		int nnamed = 0;
+		for (int i = 0; i < np; i++)
+			nnamed += ps[i].is_constexpr && ps[i].has_value;
+		/* positions: every parameter not given by name, or only the runtime ones */
+		bool all = n == np - nnamed, runtime_only = n == nruntime && !all;
 		if (!all && !runtime_only) {
 			diag_error(s->d, (srcloc){sigfile, 1, 1, (uint32_t)strlen(spec->signature)},
 				   "the signature has %d entr%s but kernel '%s' has %d parameter%s "
@@ -1415,6 +1486,8 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 		for (int i = 0, k = 0; i < np; i++) {
 			if (runtime_only && ps[i].is_constexpr)
 				continue;
+			if (ps[i].is_constexpr && ps[i].has_value)
+				continue; /* given by name */
 			sig_entry *en = &e[k++];
 			srcloc el = {sigfile, 1, en->col, en->len ? en->len : 1};
 			if (ps[i].is_constexpr) {
@@ -1511,10 +1584,18 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 			sema_fail(s, p->loc, "no value for constexpr parameter '%s': give it in the "
 					     "signature (-s) or with -D %s=VALUE",
 				  p->name, p->name);
-		if (!ps[i].is_constexpr && !ps[i].type)
+		if (!ps[i].is_constexpr && !ps[i].type) {
+			strbuf t = {0};
+			sema_signature_template(&t, fn);
+			const char *tmpl = arena_strdup(s->a, t.data ? t.data : "");
+			strbuf_free(&t);
+			if (!spec->signature)
+				sema_fail(s, fn->loc, "kernel '%s' needs a signature: -s \"%s\" (fill in "
+						      "the types, such as *fp32:16 or i32, and the "
+						      "constexpr values)", fn->name, tmpl);
 			sema_fail(s, p->loc, "no type for parameter '%s': give the kernel's signature "
-					     "with -s (for example \"*fp32:16, i32\")",
-				  p->name);
+					     "with -s, whose template is \"%s\"", p->name, tmpl);
+		}
 	}
 }
 
@@ -1529,6 +1610,7 @@ static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
 	const ast_module *m = s->mod;
 	frame top = {.is_kernel = true};
 	s->frame = &top;
+	sema_modules_init(s, spec);
 	jit_info fns[256];
 	int nfns = collect_module(s, fns, 256);
 	const jit_info *k = NULL;

@@ -16,7 +16,17 @@ typedef struct sema_spec {
 	size_t ndefines;
 	int num_warps;  /* 0: from autotune config or 4 */
 	int num_stages; /* 0: from autotune config or default */
+	/* imports: the kernel file's path (its directory and package root are searched first),
+	 * then these directories in order (-I, then TILECC_PATH) */
+	const char *main_path;
+	const char *const *search_dirs;
+	size_t nsearch_dirs;
 } sema_spec;
+
+/* Writes the @triton.jit functions of m (--list-kernels): for each, its name and
+ * location, its parameters (constexprs marked, defaults shown), the signature template
+ * -s takes, and its @triton.autotune / @triton.heuristics decorators as written. */
+void sema_list_kernels(strbuf *out, diag_engine *d, const ast_module *m);
 
 /* Lowers the chosen kernel of m into a new module of c. Errors go to d; NULL if any. */
 ir_module *sema_lower(ir_context *c, diag_engine *d, const ast_module *m, const sema_spec *spec);

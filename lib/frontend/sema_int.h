@@ -32,9 +32,17 @@ typedef enum sval_kind {
 	SV_METHOD,  /* method: a builtin bound to a receiver, e.g. x.to */
 	SV_SLICE,   /* a ':' inside a subscript (only full slices are meaningful) */
 	SV_LAMBDA,  /* lambda: only inside decorators */
+	SV_PYMOD,   /* pymod: a Python module of the search path (import pkg.utils as u) */
 } sval_kind;
 
-typedef enum sema_module_id { MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH } sema_module_id;
+/* The modules tilecc provides itself: triton, triton.language (and .core), its math and
+ * libdevice namespaces, triton.language.extra (and .cuda/.hip), Python's math. */
+typedef enum sema_module_id {
+	MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH, MOD_TL_EXTRA, MOD_TL_EXTRA_VENDOR,
+} sema_module_id;
+
+typedef struct sema_pymod sema_pymod;
+struct sema;
 
 typedef struct sval sval;
 struct sval {
@@ -58,6 +66,7 @@ struct sval {
 			sval *self;
 		} method;
 		const ast_expr *lambda;
+		sema_pymod *pymod;
 	};
 };
 
@@ -74,6 +83,42 @@ typedef struct scope {
 	int n, cap;
 } scope;
 
+/* ---- modules (sema_module.c) ---------------------------------------------------------------
+ * Every Python file of a compilation (the kernel file and what it imports from the search
+ * path) is a sema_pymod, read and parsed once. Module-level code is not run: a global is
+ * evaluated when a kernel needs it, from the last statement that binds it (see
+ * sema_module.c), and the result is cached in the module. */
+typedef struct sema_global_entry sema_global_entry;
+struct sema_pymod {
+	const char *name;      /* dotted module name ("flag_gems.ops.add"; the file's stem for a
+				* kernel file outside any package) */
+	const char *pkg;       /* the package relative imports start from ("" at top level) */
+	const char *path;      /* the file, NULL for a module that was not found */
+	uint32_t file;         /* diag file index */
+	const ast_module *ast; /* NULL when not found or not parsed */
+	const char *why;       /* why it could not be loaded */
+	sema_global_entry *cache;
+	int ncache, capcache;
+};
+
+/* The module whose file index is `file` (the module a function was defined in). */
+sema_pymod *sema_module_of_file(struct sema *s, uint32_t file);
+/* The value of module-level name `name` of m as a kernel sees it (after the whole module
+ * ran). Found: returns true. Not bound in m: returns false. Bound but not computable at
+ * compile time: reports an error at use naming the reason, with a note at the definition. */
+bool sema_module_global(struct sema *s, sema_pymod *m, const char *name, srcloc use, sval *out);
+/* Attribute `name` of a module value (SV_PYMOD): a global of it or a submodule. */
+sval sema_pymod_attr(struct sema *s, sema_pymod *m, const char *name, srcloc loc);
+/* The name lookup of module-level code being evaluated lazily (s->lazy set): false when
+ * the name is not bound before the statement being evaluated. */
+bool sema_lazy_lookup(struct sema *s, const char *name, srcloc use, sval *out);
+/* Sets up the module table and the kernel file's module from spec. */
+void sema_modules_init(struct sema *s, const sema_spec *spec);
+/* The -s template of a kernel: "*<dtype>, <type>, BLOCK=<constexpr>" (sema_list.c). */
+void sema_signature_template(strbuf *out, const ast_func *fn);
+/* Whether a function carries @triton.jit (as @jit, @triton.jit or @triton.jit(...)). */
+bool sema_is_jit(const ast_func *fn);
+
 /* ---- the sema state ---------------------------------------------------------------------- */
 typedef struct sema {
 	ir_context *ctx;
@@ -81,7 +126,10 @@ typedef struct sema {
 	strtab *names;
 	diag_engine *d;
 	const ast_module *mod;
-	scope globals;   /* module-level names */
+	sema_pymod *main;     /* the kernel file's module */
+	sema_pymod *cur_mod;  /* the module whose globals the code being evaluated sees */
+	const struct sema_lazy *lazy; /* module-level code being evaluated (see sema_module.c) */
+	struct sema_modtab *mods;     /* every module of the compilation */
 	scope *locals;   /* the function being evaluated */
 	ir_builder b;    /* insertion point */
 	jmp_buf *fail;   /* errors longjmp here after being reported */
@@ -261,6 +309,11 @@ int64_t sema_cint(sema *s, const sval *v, srcloc loc, const char *what);
 bool sema_cbool(sema *s, const sval *v, srcloc loc, const char *what, bool dflt);
 /* The bf16 -> fp32 step Triton applies before max/min (no native bf16 max/compare). */
 ir_value *sema_promote_bf16(sema *s, ir_value *x, srcloc loc);
+
+/* Evaluates an expression in the current scope (sema.c). */
+sval sema_eval_expr(sema *s, const ast_expr *e);
+/* Attribute `name` of one of tilecc's own modules (sema.c). */
+sval sema_module_attr(sema *s, sema_module_id m, const char *name, srcloc loc);
 
 /* Calls a @triton.jit helper (sema.c): binds arguments, evaluates the body inline, and
  * returns its return value (SV_UNDEF when none). */

@@ -20,6 +20,8 @@ struct diag_engine {
 	source *files; /* index 0 unused: "no location" */
 	uint32_t nfiles, capfiles;
 	unsigned errors;
+	int quiet;
+	char last[1024]; /* the last error suppressed in quiet mode */
 };
 
 diag_engine *diag_create(arena *a, tilecc_diag_handler handler, void *user)
@@ -124,6 +126,18 @@ char *diag_render(diag_engine *d, tilecc_severity sev, srcloc loc, const char *m
 
 static void emit(diag_engine *d, tilecc_severity sev, srcloc loc, const char *fmt, va_list ap)
 {
+	if (d->quiet) {
+		if (sev >= TILECC_ERROR) {
+			char buf[900];
+			vsnprintf(buf, sizeof buf, fmt, ap);
+			const char *fn = diag_file_name(d, loc.file);
+			if (fn && loc.line)
+				snprintf(d->last, sizeof d->last, "%s:%u:%u: %s", fn, loc.line, loc.col, buf);
+			else
+				snprintf(d->last, sizeof d->last, "%s", buf);
+		}
+		return;
+	}
 	if (sev >= TILECC_ERROR)
 		d->errors++;
 	if (!d->handler)
@@ -161,6 +175,10 @@ void diag_internal_(diag_engine *d, const char *where, int line, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	if (d->quiet) {
+		snprintf(d->last, sizeof d->last, "internal error: %s", buf);
+		return;
+	}
 	d->errors++;
 	if (!d->handler)
 		return;
@@ -176,4 +194,21 @@ void diag_internal_(diag_engine *d, const char *where, int line, const char *fmt
 unsigned diag_error_count(const diag_engine *d)
 {
 	return d->errors;
+}
+
+void diag_quiet_push(diag_engine *d)
+{
+	if (!d->quiet++)
+		d->last[0] = 0;
+}
+
+void diag_quiet_pop(diag_engine *d)
+{
+	if (d->quiet)
+		d->quiet--;
+}
+
+const char *diag_quiet_last(const diag_engine *d)
+{
+	return d->last;
 }

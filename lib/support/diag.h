@@ -51,6 +51,15 @@ void diag_internal_(diag_engine *d, const char *where, int line, const char *fmt
 
 unsigned diag_error_count(const diag_engine *d);
 
+/* Quiet mode, for speculative evaluation (sema tries a definition and falls back to
+ * another when it fails): while the depth is > 0, diagnostics are neither counted nor
+ * passed to the handler; the last error is kept, as "file:line:col: message", for the
+ * message that explains the failure later. Nested calls nest. */
+void diag_quiet_push(diag_engine *d);
+void diag_quiet_pop(diag_engine *d);
+/* The last error suppressed in quiet mode ("" when none). */
+const char *diag_quiet_last(const diag_engine *d);
+
 /* Renders "file:line:col: <sev>: msg" plus source line and caret into the arena. */
 char *diag_render(diag_engine *d, tilecc_severity sev, srcloc loc, const char *msg);
 

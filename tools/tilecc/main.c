@@ -34,6 +34,10 @@ static void usage(FILE *f)
 		"  -s, --signature SIG   parameter types and constexpr values in order, e.g.\n"
 		"                        \"*fp32:16, *fp32:16, i32, 1024\"\n"
 		"  -D NAME=VALUE         set a constexpr parameter by name\n"
+		"  -I DIR                search DIR for imported modules (after the kernel file's\n"
+		"                        directory and package root; before TILECC_PATH)\n"
+		"  --list-kernels        list the file's @triton.jit functions: parameters,\n"
+		"                        signature template, autotune configs, heuristics\n"
 		"  --num-warps N         warps per program (default 4)\n"
 		"  --num-stages N        software pipelining depth\n"
 		"  -O0 .. -O3            optimization level (default -O3)\n"
@@ -185,6 +189,8 @@ int main(int argc, char **argv)
 	const char *input = NULL, *output = NULL;
 	tilecc_define *defs = calloc((size_t)argc, sizeof *defs);
 	size_t ndefs = 0;
+	const char **incs = calloc((size_t)argc, sizeof *incs);
+	size_t nincs = 0;
 	int rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -230,6 +236,10 @@ int main(int argc, char **argv)
 			}
 			defs[ndefs].name = strndup(v, (size_t)(eq - v));
 			defs[ndefs++].value = eq + 1;
+		} else if ((v = opt_value(argc, argv, &i, "-I", &missing))) {
+			incs[nincs++] = v;
+		} else if (!strcmp(a, "--list-kernels")) {
+			o.emit = TILECC_EMIT_KERNELS;
 		} else if ((v = opt_value(argc, argv, &i, "--num-warps", &missing))) {
 			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 ||
 			    (o.num_warps & (o.num_warps - 1))) {
@@ -292,6 +302,8 @@ int main(int argc, char **argv)
 	o.source_len = len;
 	o.defines = defs;
 	o.num_defines = ndefs;
+	o.include_dirs = incs;
+	o.num_include_dirs = nincs;
 	o.output_name = output;
 
 	tilecc_compiler *c = tilecc_compiler_create();
@@ -339,5 +351,6 @@ out:
 	for (size_t i = 0; i < ndefs; i++)
 		free((char *)defs[i].name);
 	free(defs);
+	free(incs);
 	return rc;
 }

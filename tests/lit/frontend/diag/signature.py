@@ -23,5 +23,5 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
 # TYPE-NEXT: ^~~~~
 # CONSTEXPR: <signature>:1:13: error: parameter 'BLOCK' is a tl.constexpr: the signature must give its value, got '*fp32'
 # VALUE: <signature>:1:8: error: parameter 'n' is not a tl.constexpr, so the signature must give its type
-# NONE: signature.py:14:7: error: no type for parameter 'x_ptr'
+# NONE: signature.py:14:5: error: kernel 'k' needs a signature: -s "*<dtype>, <type>, BLOCK=<constexpr>"
 # DASHD: signature.py:14:5: error: -D BLOCKS: kernel 'k' has no parameter named 'BLOCKS'

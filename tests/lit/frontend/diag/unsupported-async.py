@@ -1,7 +1,14 @@
-# async functions.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-async.py:6:1: error: unsupported Python construct: async
-# CHECK-NEXT: {{^}}async def k(x):{{$}}
-# CHECK-NEXT: {{^}}^~~~~{{$}}
-async def k(x):
-    pass
+# async for is host-only Python. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-async.py:13:5: error: unsupported Python construct in a kernel: async for
+# CHECK-NEXT: {{^}}    async for i in x_ptr:{{$}}
+# CHECK-NEXT: {{^}}    ^~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    async for i in x_ptr:
+        pass

@@ -1,7 +1,13 @@
-# await expressions.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-await.py:7:9: error: unsupported Python construct: await expression
-# CHECK-NEXT: {{^}}    y = await x{{$}}
-# CHECK-NEXT: {{^}}        ^~~~~{{$}}
-def k(x):
-    y = await x
+# await is host-only Python. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-await.py:13:9: error: unsupported Python construct in a kernel: await expression
+# CHECK-NEXT: {{^}}    y = await x_ptr{{$}}
+# CHECK-NEXT: {{^}}        ^~~~~~~~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    y = await x_ptr

@@ -1,10 +1,14 @@
-# Classes are not part of the kernel language.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-class.py:9:1: error: unsupported Python construct: class definition
-# CHECK-NEXT: {{^}}class Foo:{{$}}
-# CHECK-NEXT: {{^}}^~~~~{{$}}
+# A class inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-class.py:13:5: error: unsupported Python construct in a kernel: class definition
+# CHECK-NEXT: {{^}}    class Foo:{{$}}
+# CHECK-NEXT: {{^}}    ^~~~~{{$}}
 import triton
+import triton.language as tl
 
 
-class Foo:
-    pass
+@triton.jit
+def k(x_ptr: "*fp32"):
+    class Foo:
+        pass

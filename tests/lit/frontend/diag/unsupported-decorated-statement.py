@@ -1,7 +1,15 @@
-# A decorator must decorate a function.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-decorated-statement.py:7:1: error: unsupported Python construct: decorator on a non-function
-# CHECK-NEXT: {{^}}x = 1{{$}}
-# CHECK-NEXT: {{^}}^{{$}}
+# A decorated nested function inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-decorated-statement.py:14:5: error: unsupported Python construct in a kernel: nested function definition
+# CHECK-NEXT: {{^}}    def f():{{$}}
+# CHECK-NEXT: {{^}}    ^~~{{$}}
+import triton
+import triton.language as tl
+
+
 @triton.jit
-x = 1
+def k(x_ptr: "*fp32"):
+    @staticmethod
+    def f():
+        pass

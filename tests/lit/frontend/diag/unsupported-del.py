@@ -1,7 +1,14 @@
-# del statements.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-del.py:7:5: error: unsupported Python construct: del statement
-# CHECK-NEXT: {{^}}    del x{{$}}
-# CHECK-NEXT: {{^}}    ^~~{{$}}
-def k(x):
-    del x
+# del inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-del.py:14:5: error: unsupported Python construct in a kernel: del statement
+# CHECK-NEXT: {{^}}    del y{{$}}
+# CHECK-NEXT: {{^}}    ^~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    y = 1
+    del y

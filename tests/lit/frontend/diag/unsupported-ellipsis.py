@@ -1,7 +1,13 @@
-# The Ellipsis literal.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-ellipsis.py:7:11: error: unsupported Python construct: Ellipsis (...)
-# CHECK-NEXT: {{^}}    y = x[...]{{$}}
-# CHECK-NEXT: {{^}}          ^~~{{$}}
-def k(x):
-    y = x[...]
+# Ellipsis inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-ellipsis.py:13:9: error: unsupported Python construct in a kernel: Ellipsis (...)
+# CHECK-NEXT: {{^}}    y = ...{{$}}
+# CHECK-NEXT: {{^}}        ^~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    y = ...

@@ -1,10 +1,16 @@
-# for ... else.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-for-else.py:9:5: error: unsupported Python construct: for ... else
-# CHECK-NEXT: {{^}}    else:{{$}}
-# CHECK-NEXT: {{^}}    ^~~~{{$}}
-def k(x):
-    for i in range(4):
-        x += i
+# for ... else inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-for-else.py:13:5: error: unsupported Python construct in a kernel: for ... else
+# CHECK-NEXT: {{^}}    for i in range(3):{{$}}
+# CHECK-NEXT: {{^}}    ^~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    for i in range(3):
+        pass
     else:
-        x = 0
+        pass

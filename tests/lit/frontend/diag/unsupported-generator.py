@@ -1,7 +1,13 @@
-# Generator expressions.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-generator.py:7:15: error: unsupported Python construct: generator expression
-# CHECK-NEXT: {{^}}    y = sum(i for i in x){{$}}
-# CHECK-NEXT: {{^}}              ^~~{{$}}
-def k(x):
-    y = sum(i for i in x)
+# A generator expression inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-generator.py:13:13: error: unsupported Python construct in a kernel: generator expression
+# CHECK-NEXT: {{^}}    y = max(i for i in range(3)){{$}}
+# CHECK-NEXT: {{^}}            ^~~~~~~~~~~~~~~~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    y = max(i for i in range(3))

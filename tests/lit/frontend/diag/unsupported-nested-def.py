@@ -1,8 +1,14 @@
-# Functions defined inside functions.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-nested-def.py:7:5: error: unsupported Python construct: nested function definition
-# CHECK-NEXT: {{^}}    def helper(y):{{$}}
+# A nested function inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-nested-def.py:13:5: error: unsupported Python construct in a kernel: nested function definition
+# CHECK-NEXT: {{^}}    def f():{{$}}
 # CHECK-NEXT: {{^}}    ^~~{{$}}
-def k(x):
-    def helper(y):
-        return y
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    def f():
+        pass

@@ -1,7 +1,13 @@
-# nonlocal declarations.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-nonlocal.py:7:5: error: unsupported Python construct: nonlocal statement
+# nonlocal inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-nonlocal.py:13:5: error: unsupported Python construct in a kernel: nonlocal statement
 # CHECK-NEXT: {{^}}    nonlocal y{{$}}
 # CHECK-NEXT: {{^}}    ^~~~~~~~{{$}}
-def k(x):
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
     nonlocal y

@@ -1,7 +1,13 @@
-# Set displays.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-set-literal.py:7:9: error: unsupported Python construct: set literal
+# A set literal inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-set-literal.py:13:9: error: unsupported Python construct in a kernel: set literal
 # CHECK-NEXT: {{^}}    y = {1, 2}{{$}}
-# CHECK-NEXT: {{^}}        ^{{$}}
-def k(x):
+# CHECK-NEXT: {{^}}        ^~~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
     y = {1, 2}

@@ -1,7 +1,13 @@
-# Generators.
-# RUN: not %tilecc %s --emit=ast 2>&1 | FileCheck %s --strict-whitespace
-# CHECK: {{.*}}unsupported-yield.py:7:5: error: unsupported Python construct: yield expression
-# CHECK-NEXT: {{^}}    yield x{{$}}
-# CHECK-NEXT: {{^}}    ^~~~~{{$}}
-def k(x):
-    yield x
+# yield inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-yield.py:13:5: error: unsupported Python construct in a kernel: yield expression
+# CHECK-NEXT: {{^}}    yield 1{{$}}
+# CHECK-NEXT: {{^}}    ^~~~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    yield 1

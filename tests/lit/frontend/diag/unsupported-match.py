@@ -1,0 +1,15 @@
+# match inside a kernel. Host code may use it; a kernel may not.
+# RUN: not %tilecc %s -k k --emit=tir 2>&1 | FileCheck %s --strict-whitespace
+# RUN: %tilecc %s --emit=ast > /dev/null
+# CHECK: {{.*}}unsupported-match.py:13:5: error: unsupported Python construct in a kernel: match statement
+# CHECK-NEXT: {{^}}    match x_ptr:{{$}}
+# CHECK-NEXT: {{^}}    ^~~~~{{$}}
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr: "*fp32"):
+    match x_ptr:
+        case 1:
+            pass
