@@ -114,3 +114,9 @@ e2e_kernel(random rng32_s32 random.py rng32 "*u32, *fp32, i32, i32, i32, 128, 10
 e2e_kernel(random rng32_r7 random.py rng32 "*u32, *fp32, i64, i32, i32, 64, 7")
 e2e_kernel(random rng64 random.py rng64 "*u64, *fp32, i64, i64, i32, 128")
 e2e_kernel(random philox random.py philox "*u32, *i64, *u32, *fp32, i64, i32, 128")
+
+# ---- libdevice.c: libdevice's functions in fp32 and fp64, against long double libm.
+foreach(t fp32 fp64)
+  e2e_kernel(libdevice ld_unary_${t} libdevice.py unary "*${t}, *${t}, i32, 128")
+  e2e_kernel(libdevice ld_binary_${t} libdevice.py binary "*${t}, *${t}, *i32, *${t}, *i32, i32, 128")
+endforeach()
