@@ -458,14 +458,15 @@ static LLVMValueRef libm2(cg *c, const char *fname, LLVMValueRef x, LLVMValueRef
 	return cg_call_ext(c, libm_name(c, fname, x, name, sizeof name), LLVMTypeOf(x), a, 2);
 }
 
-/* ilogb from libm (int ilogbf(float), int ilogb(double)), with NaN giving INT_MIN on every
- * target as on x86-64 and CUDA (glibc's riscv64 port gives INT_MAX) */
+/* ilogb from libm (int ilogbf(float), int ilogb(double)), with 0 and NaN giving INT_MIN on
+ * every target, as on x86-64 and CUDA (glibc's riscv64 port gives -INT_MAX for 0 and
+ * INT_MAX for NaN) */
 static LLVMValueRef ilogb_libm(cg *c, LLVMValueRef x)
 {
 	char name[32];
 	LLVMValueRef r = cg_call_ext(c, libm_name(c, "ilogb", x, name, sizeof name), c->t_i32, &x, 1);
-	LLVMValueRef nan = LLVMBuildFCmp(c->b, LLVMRealUNO, x, x, "");
-	return LLVMBuildSelect(c->b, nan, cg_i32(c, INT32_MIN), r, "");
+	LLVMValueRef zero_or_nan = LLVMBuildFCmp(c->b, LLVMRealUEQ, x, LLVMConstNull(LLVMTypeOf(x)), "");
+	return LLVMBuildSelect(c->b, zero_or_nan, cg_i32(c, INT32_MIN), r, "");
 }
 
 /* erfinv, which libm lacks, in double: Giles' single-precision approximation ("Approximating
