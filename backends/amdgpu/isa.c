@@ -94,25 +94,45 @@ static LLVMValueRef shfl_xor(cg *c, LLVMValueRef x, int mask, int warp, LLVMValu
 	return fl ? LLVMBuildBitCast(c->b, r, c->t_f32, "") : r;
 }
 
-/* fp64 transcendentals, erf and tanh: the device library, in fp64 (fp32 arguments are
- * widened and the result rounded back). The rest, fp32 exp/log/sin/cos/sqrt included, is
- * the generic lowering, which the AMDGPU backend compiles to its own instructions. */
-static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef x)
+/* fp64 transcendentals, erf, tanh and the rest of libdevice's functions: the device library,
+ * in fp64 (fp32 arguments are widened and the result rounded back; fmod and ilogb are exact
+ * that way). The rest, fp32 exp/log/sin/cos/sqrt, floor/ceil/trunc/round/rint/nearbyint
+ * and ldexp included, is the generic lowering, which the AMDGPU backend compiles to its own
+ * instructions. */
+static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef *a)
 {
-	static const char *const names[] = {
-	    [IR_OP_EXP] = "__tilecc_dm_exp", [IR_OP_EXP2] = "__tilecc_dm_exp2",
-	    [IR_OP_LOG] = "__tilecc_dm_log", [IR_OP_LOG2] = "__tilecc_dm_log2",
-	    [IR_OP_SIN] = "__tilecc_dm_sin", [IR_OP_COS] = "__tilecc_dm_cos",
-	    [IR_OP_TANH] = "__tilecc_dm_tanh", [IR_OP_ERF] = "__tilecc_dm_erf",
+	static const struct {
+		const char *name;
+		bool f32; /* fp32 too, through fp64 */
+	} lib[] = {
+	    [IR_OP_EXP] = {"__tilecc_dm_exp", false},     [IR_OP_EXP2] = {"__tilecc_dm_exp2", false},
+	    [IR_OP_LOG] = {"__tilecc_dm_log", false},     [IR_OP_LOG2] = {"__tilecc_dm_log2", false},
+	    [IR_OP_SIN] = {"__tilecc_dm_sin", false},     [IR_OP_COS] = {"__tilecc_dm_cos", false},
+	    [IR_OP_TANH] = {"__tilecc_dm_tanh", true},    [IR_OP_ERF] = {"__tilecc_dm_erf", true},
+	    [IR_OP_TAN] = {"__tilecc_dm_tan", true},      [IR_OP_ASIN] = {"__tilecc_dm_asin", true},
+	    [IR_OP_ACOS] = {"__tilecc_dm_acos", true},    [IR_OP_ATAN] = {"__tilecc_dm_atan", true},
+	    [IR_OP_SINH] = {"__tilecc_dm_sinh", true},    [IR_OP_COSH] = {"__tilecc_dm_cosh", true},
+	    [IR_OP_LOG1P] = {"__tilecc_dm_log1p", true},  [IR_OP_EXPM1] = {"__tilecc_dm_expm1", true},
+	    [IR_OP_LOG10] = {"__tilecc_dm_log10", true},  [IR_OP_EXP10] = {"__tilecc_dm_exp10", true},
+	    [IR_OP_CBRT] = {"__tilecc_dm_cbrt", true},    [IR_OP_ERFINV] = {"__tilecc_dm_erfinv", true},
+	    [IR_OP_POW] = {"__tilecc_dm_pow", true},      [IR_OP_ATAN2] = {"__tilecc_dm_atan2", true},
+	    [IR_OP_FMOD] = {"__tilecc_dm_fmod", true},    [IR_OP_HYPOT] = {"__tilecc_dm_hypot", true},
+	    [IR_OP_ILOGB] = {"__tilecc_dm_ilogb", true},
 	};
-	bool f64 = LLVMTypeOf(x) == c->t_f64;
-	const char *name = (size_t)op->code < sizeof names / sizeof names[0] ? names[op->code] : NULL;
-	if (!name || (!f64 && op->code != IR_OP_TANH && op->code != IR_OP_ERF))
+	LLVMTypeRef xt = LLVMTypeOf(a[0]);
+	bool f64 = xt == c->t_f64;
+	if ((size_t)op->code >= sizeof lib / sizeof lib[0] || !lib[op->code].name)
 		return NULL;
-	if (f64)
-		return cg_call_ext1(c, name, x);
-	LLVMValueRef r = cg_call_ext1(c, name, LLVMBuildFPExt(c->b, x, c->t_f64, ""));
-	return LLVMBuildFPTrunc(c->b, r, LLVMTypeOf(x), "");
+	if (!f64 && !lib[op->code].f32)
+		return NULL;
+	unsigned n = (unsigned)op->noperands;
+	LLVMValueRef w[2];
+	for (unsigned i = 0; i < n; i++)
+		w[i] = f64 ? a[i] : LLVMBuildFPExt(c->b, a[i], c->t_f64, "");
+	if (op->code == IR_OP_ILOGB)
+		return cg_call_ext(c, lib[op->code].name, c->t_i32, w, 1);
+	LLVMValueRef r = cg_call_ext(c, lib[op->code].name, c->t_f64, w, n);
+	return f64 ? r : LLVMBuildFPTrunc(c->b, r, xt, "");
 }
 
 /* No device library prints on AMD here (HIP's __assert_fail lives in the ROCm device

@@ -93,10 +93,12 @@ static LLVMValueRef masked_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueR
 }
 
 /* fp32: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx,
- * sqrt.approx, rsqrt.approx); tanh, erf and fp64: libdevice's __nv_* functions, linked
- * into the module by emit.c. NULL for the rest (the generic lowering). */
-static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef x)
+ * sqrt.approx, rsqrt.approx); tanh, erf, the rest of libdevice's functions and fp64:
+ * libdevice's __nv_* functions, linked into the module by emit.c. NULL for the rest (the
+ * generic lowering: floor, ceil, trunc, round, rint and nearbyint are PTX instructions). */
+static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef *a)
 {
+	LLVMValueRef x = a[0];
 	bool f64 = LLVMTypeOf(x) == c->t_f64;
 	const char *name = NULL;
 	LLVMValueRef arg = x;
@@ -126,16 +128,47 @@ static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef x)
 			return post != 1.0 ? LLVMBuildFMul(c->b, r, LLVMConstReal(c->t_f32, post), "") : r;
 		}
 	}
-	static const char *const names[][2] = {
-	    [IR_OP_EXP] = {"__nv_expf", "__nv_exp"},       [IR_OP_EXP2] = {"__nv_exp2f", "__nv_exp2"},
-	    [IR_OP_LOG] = {"__nv_logf", "__nv_log"},       [IR_OP_LOG2] = {"__nv_log2f", "__nv_log2"},
-	    [IR_OP_RSQRT] = {"__nv_rsqrtf", "__nv_rsqrt"}, [IR_OP_SIN] = {"__nv_sinf", "__nv_sin"},
-	    [IR_OP_COS] = {"__nv_cosf", "__nv_cos"},       [IR_OP_TANH] = {"__nv_tanhf", "__nv_tanh"},
-	    [IR_OP_ERF] = {"__nv_erff", "__nv_erf"},
+	/* {fp32, fp64}; `always`: libdevice for fp32 too */
+	static const struct {
+		const char *name[2];
+		bool always;
+	} lib[] = {
+	    [IR_OP_EXP] = {{"__nv_expf", "__nv_exp"}, false},
+	    [IR_OP_EXP2] = {{"__nv_exp2f", "__nv_exp2"}, false},
+	    [IR_OP_LOG] = {{"__nv_logf", "__nv_log"}, false},
+	    [IR_OP_LOG2] = {{"__nv_log2f", "__nv_log2"}, false},
+	    [IR_OP_RSQRT] = {{"__nv_rsqrtf", "__nv_rsqrt"}, false},
+	    [IR_OP_SIN] = {{"__nv_sinf", "__nv_sin"}, false},
+	    [IR_OP_COS] = {{"__nv_cosf", "__nv_cos"}, false},
+	    [IR_OP_TANH] = {{"__nv_tanhf", "__nv_tanh"}, true},
+	    [IR_OP_ERF] = {{"__nv_erff", "__nv_erf"}, true},
+	    [IR_OP_TAN] = {{"__nv_tanf", "__nv_tan"}, true},
+	    [IR_OP_ASIN] = {{"__nv_asinf", "__nv_asin"}, true},
+	    [IR_OP_ACOS] = {{"__nv_acosf", "__nv_acos"}, true},
+	    [IR_OP_ATAN] = {{"__nv_atanf", "__nv_atan"}, true},
+	    [IR_OP_SINH] = {{"__nv_sinhf", "__nv_sinh"}, true},
+	    [IR_OP_COSH] = {{"__nv_coshf", "__nv_cosh"}, true},
+	    [IR_OP_LOG1P] = {{"__nv_log1pf", "__nv_log1p"}, true},
+	    [IR_OP_EXPM1] = {{"__nv_expm1f", "__nv_expm1"}, true},
+	    [IR_OP_LOG10] = {{"__nv_log10f", "__nv_log10"}, true},
+	    [IR_OP_EXP10] = {{"__nv_exp10f", "__nv_exp10"}, true},
+	    [IR_OP_CBRT] = {{"__nv_cbrtf", "__nv_cbrt"}, true},
+	    [IR_OP_ERFINV] = {{"__nv_erfinvf", "__nv_erfinv"}, true},
+	    [IR_OP_POW] = {{"__nv_powf", "__nv_pow"}, true},
+	    [IR_OP_ATAN2] = {{"__nv_atan2f", "__nv_atan2"}, true},
+	    [IR_OP_FMOD] = {{"__nv_fmodf", "__nv_fmod"}, true},
+	    [IR_OP_HYPOT] = {{"__nv_hypotf", "__nv_hypot"}, true},
+	    [IR_OP_LDEXP] = {{"__nv_ldexpf", "__nv_ldexp"}, true},
+	    [IR_OP_ILOGB] = {{"__nv_ilogbf", "__nv_ilogb"}, true},
 	};
-	bool lib = op->code == IR_OP_TANH || op->code == IR_OP_ERF ||
-		   (f64 && (size_t)op->code < sizeof names / sizeof names[0] && names[op->code][1]);
-	return lib ? cg_call_ext1(c, names[op->code][f64], x) : NULL;
+	if ((size_t)op->code >= sizeof lib / sizeof lib[0] || !lib[op->code].name[0])
+		return NULL;
+	if (!lib[op->code].always && !f64)
+		return NULL;
+	const char *fn = lib[op->code].name[f64];
+	if (op->code == IR_OP_ILOGB)
+		return cg_call_ext(c, fn, c->t_i32, a, 1);
+	return cg_call_ext(c, fn, LLVMTypeOf(x), a, (unsigned)op->noperands);
 }
 
 /* fp32 `/` as Triton compiles it: div.full.f32 (2 ulp, no slow path); tl.div_rn and

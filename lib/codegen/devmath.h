@@ -1,10 +1,10 @@
 /* devmath.h: the AMD GPU math library as LLVM bitcode, embedded in libtilecc.
  *
  * backends/amdgpu/device/devmath.c defines, for amdgcn-amd-amdhsa, the fp64 functions
- * LLVM's AMDGPU backend cannot lower by itself:
- *   double __tilecc_dm_exp(double), __tilecc_dm_exp2(double), __tilecc_dm_log(double),
- *   __tilecc_dm_log2(double), __tilecc_dm_sin(double), __tilecc_dm_cos(double),
- *   __tilecc_dm_tanh(double), __tilecc_dm_erf(double).
+ * LLVM's AMDGPU backend cannot lower by itself (backends/amdgpu/device/devmath.h lists
+ * them): double __tilecc_dm_NAME(double) for exp, exp2, log, log2, sin, cos, tanh, erf,
+ * tan, asin, acos, atan, sinh, cosh, log1p, expm1, log10, exp10, cbrt, erfinv; double
+ * __tilecc_dm_NAME(double, double) for pow, atan2, fmod, hypot; int __tilecc_dm_ilogb(double).
  * The build compiles it with clang 19 (lib/CMakeLists.txt) and embeds the bitcode here.
  * A kernel module that calls them links this bitcode in (LLVMParseBitcodeInContext2,
  * LLVMLinkModules2), then internalizes it. The functions carry no target-cpu or

@@ -26,8 +26,9 @@ typedef struct gpu_isa {
 	 * false; NULL: the lowering branches around an ordinary load */
 	LLVMValueRef (*masked_load)(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m,
 				    LLVMValueRef other, int bytes);
-	/* math op on x (f32 or f64) the target's own way, or NULL for the generic lowering */
-	LLVMValueRef (*math)(cg *c, const ir_op *op, LLVMValueRef x);
+	/* math op on its operands a (f32 or f64; ldexp's exponent i32) the target's own way,
+	 * or NULL for the generic lowering */
+	LLVMValueRef (*math)(cg *c, const ir_op *op, LLVMValueRef *a);
 	/* x / y for f32 without {precise}, or NULL for LLVM's fdiv */
 	LLVMValueRef (*fdiv)(cg *c, const ir_op *op, LLVMValueRef x, LLVMValueRef y);
 	/* the atomic a (cg.h) with its memory semantics and scope, as one thread performs
@@ -51,5 +52,8 @@ LLVMValueRef cg_call0(cg *c, const char *name);
 /* The call of the external function `name` of one argument x, returning x's type (declared
  * in the module on first use): libdevice's __nv_erff, the AMD device library's functions. */
 LLVMValueRef cg_call_ext1(cg *c, const char *name, LLVMValueRef x);
+/* The call of the external function `name` of the n (at most 4) arguments args, returning
+ * ret (declared on first use). */
+LLVMValueRef cg_call_ext(cg *c, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
 
 #endif

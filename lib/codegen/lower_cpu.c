@@ -229,6 +229,10 @@ static bool costly(const ir_op *op)
 	case IR_OP_DIVI: case IR_OP_REMI: case IR_OP_DIVF: case IR_OP_REMF: case IR_OP_EXP:
 	case IR_OP_EXP2: case IR_OP_LOG: case IR_OP_LOG2: case IR_OP_SQRT: case IR_OP_RSQRT:
 	case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH: case IR_OP_ERF: case IR_OP_FTOI:
+	case IR_OP_TAN: case IR_OP_ASIN: case IR_OP_ACOS: case IR_OP_ATAN: case IR_OP_SINH:
+	case IR_OP_COSH: case IR_OP_LOG1P: case IR_OP_EXPM1: case IR_OP_LOG10: case IR_OP_EXP10:
+	case IR_OP_CBRT: case IR_OP_ERFINV: case IR_OP_POW: case IR_OP_ATAN2: case IR_OP_FMOD:
+	case IR_OP_HYPOT: case IR_OP_ILOGB:
 	case IR_OP_TRUNCF: case IR_OP_EXTF: case IR_OP_LOAD:
 		return true;
 	default:

@@ -80,14 +80,21 @@ LLVMValueRef cg_call0(cg *c, const char *name)
 	return LLVMBuildCall2(c->b, fty, f, NULL, 0, "");
 }
 
-LLVMValueRef cg_call_ext1(cg *c, const char *name, LLVMValueRef x)
+LLVMValueRef cg_call_ext(cg *c, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n)
 {
-	LLVMTypeRef xt = LLVMTypeOf(x);
-	LLVMTypeRef fty = LLVMFunctionType(xt, &xt, 1, 0);
+	LLVMTypeRef at[4];
+	for (unsigned i = 0; i < n && i < 4; i++)
+		at[i] = LLVMTypeOf(args[i]);
+	LLVMTypeRef fty = LLVMFunctionType(ret, at, n, 0);
 	LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
 	if (!f)
 		f = LLVMAddFunction(c->mod, name, fty);
-	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
+	return LLVMBuildCall2(c->b, fty, f, args, n, "");
+}
+
+LLVMValueRef cg_call_ext1(cg *c, const char *name, LLVMValueRef x)
+{
+	return cg_call_ext(c, name, LLVMTypeOf(x), &x, 1);
 }
 
 static LLVMValueRef call1(cg *c, const char *name, LLVMValueRef x)
@@ -436,6 +443,118 @@ static LLVMValueRef exp_f32(cg *c, LLVMValueRef x, bool base2)
 #undef K
 }
 
+/* libm's name for fname on x's type: "tanf" or "tan" */
+static const char *libm_name(cg *c, const char *fname, LLVMValueRef x, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s", fname, LLVMTypeOf(x) == c->t_f32 ? "f" : "");
+	return buf;
+}
+
+/* A libm function of two arguments of one float type. */
+static LLVMValueRef libm2(cg *c, const char *fname, LLVMValueRef x, LLVMValueRef y)
+{
+	char name[32];
+	LLVMValueRef a[2] = {x, y};
+	return cg_call_ext(c, libm_name(c, fname, x, name, sizeof name), LLVMTypeOf(x), a, 2);
+}
+
+/* ilogb from libm (int ilogbf(float), int ilogb(double)), with 0 and NaN giving INT_MIN on
+ * every target, as on x86-64 and CUDA (glibc's riscv64 port gives -INT_MAX for 0 and
+ * INT_MAX for NaN) */
+static LLVMValueRef ilogb_libm(cg *c, LLVMValueRef x)
+{
+	char name[32];
+	LLVMValueRef r = cg_call_ext(c, libm_name(c, "ilogb", x, name, sizeof name), c->t_i32, &x, 1);
+	LLVMValueRef zero_or_nan = LLVMBuildFCmp(c->b, LLVMRealUEQ, x, LLVMConstNull(LLVMTypeOf(x)), "");
+	return LLVMBuildSelect(c->b, zero_or_nan, cg_i32(c, INT32_MIN), r, "");
+}
+
+/* erfinv, which libm lacks, in double: Giles' single-precision approximation ("Approximating
+ * the erfinv function", GPU Computing Gems, 2011) to start, then four Newton steps, on
+ * erf(x) - |y| for |y| <= 1/2 and on log(erfc(x) / (1 - |y|)) beyond (1 - |y| is exact
+ * there, and erfc keeps the precision that erf, rounding to 1, loses). The same algorithm
+ * as the AMD device library's (backends/amdgpu/device/devmath.c). */
+static LLVMValueRef erfinv_f64(cg *c, LLVMValueRef y)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMTypeRef d = c->t_f64;
+#define K(v) LLVMConstReal(d, (v))
+	static const double small[] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06,
+				       -4.39150654e-06, 0.00021858087, -0.00125372503,
+				       -0.00417768164, 0.246640727,    1.50140941};
+	static const double large[] = {-0.000200214257, 0.000100950558, 0.00134934322,
+				       -0.00367342844,  0.00573950773,  -0.0076224613,
+				       0.00943887047,   1.00167406,     2.83297682};
+	LLVMValueRef a = call1(c, "llvm.fabs", y);
+	LLVMValueRef t = LLVMBuildFSub(b, K(1.0), a, "");
+	LLVMValueRef w = LLVMBuildFNeg(b, libm1(c, "log1p", LLVMBuildFNeg(b, LLVMBuildFMul(b, a, a, ""), "")), "");
+	LLVMValueRef w1 = LLVMBuildFSub(b, w, K(2.5), "");
+	LLVMValueRef w2 = LLVMBuildFSub(b, call1(c, "llvm.sqrt", w), K(3.0), "");
+	LLVMValueRef p1 = K(small[0]), p2 = K(large[0]);
+	for (int i = 1; i < 9; i++) {
+		p1 = LLVMBuildFAdd(b, LLVMBuildFMul(b, p1, w1, ""), K(small[i]), "");
+		p2 = LLVMBuildFAdd(b, LLVMBuildFMul(b, p2, w2, ""), K(large[i]), "");
+	}
+	LLVMValueRef p = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLT, w, K(5.0), ""), p1, p2, "");
+	LLVMValueRef x = LLVMBuildFMul(b, p, a, "");
+	LLVMValueRef centre = LLVMBuildFCmp(b, LLVMRealOLE, a, K(0.5), "");
+	for (int i = 0; i < 4; i++) {
+		LLVMValueRef e = call1(c, "llvm.exp", LLVMBuildFNeg(b, LLVMBuildFMul(b, x, x, ""), ""));
+		LLVMValueRef der = LLVMBuildFMul(b, K(1.1283791670955126), e, ""); /* erf'(x) */
+		LLVMValueRef s1 = LLVMBuildFDiv(b, LLVMBuildFSub(b, a, libm1(c, "erf", x), ""), der, "");
+		LLVMValueRef cc = libm1(c, "erfc", x);
+		LLVMValueRef s2 = LLVMBuildFDiv(b, LLVMBuildFMul(b, call1(c, "llvm.log", LLVMBuildFDiv(b, cc, t, "")), cc, ""), der, "");
+		x = LLVMBuildFAdd(b, x, LLVMBuildSelect(b, centre, s1, s2, ""), "");
+	}
+	LLVMValueRef r = call2(c, "llvm.copysign", x, y);
+	LLVMValueRef one = LLVMBuildFCmp(b, LLVMRealOEQ, a, K(1.0), "");
+	r = LLVMBuildSelect(b, one, call2(c, "llvm.copysign", K(__builtin_inf()), y), r, "");
+	/* y = +-0 gives +-0 (the steps keep x = 0); |y| > 1 and NaN give NaN through log1p */
+	return r;
+#undef K
+}
+
+/* The libm functions (for what LLVM has no intrinsic), by op. */
+static const char *const libm_fn[] = {
+    [IR_OP_TANH] = "tanh",   [IR_OP_ERF] = "erf",     [IR_OP_TAN] = "tan",
+    [IR_OP_ASIN] = "asin",   [IR_OP_ACOS] = "acos",   [IR_OP_ATAN] = "atan",
+    [IR_OP_SINH] = "sinh",   [IR_OP_COSH] = "cosh",   [IR_OP_LOG1P] = "log1p",
+    [IR_OP_EXPM1] = "expm1", [IR_OP_LOG10] = "log10", [IR_OP_EXP10] = "exp10",
+    [IR_OP_CBRT] = "cbrt",   [IR_OP_ATAN2] = "atan2", [IR_OP_HYPOT] = "hypot",
+};
+
+/* The math ops of two operands and ilogb: the target's hook first, then LLVM and libm.
+ * fp16/bf16 operands run in fp32 (Triton's sema rejects them for these; the IR allows). */
+static LLVMValueRef math2(cg *c, const ir_op *op, LLVMValueRef *in, const ir_type *t)
+{
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef a[2] = {in[0], op->noperands > 1 ? in[1] : NULL};
+	LLVMTypeRef xt = LLVMTypeOf(a[0]);
+	bool narrow = xt == c->t_f16 || xt == c->t_bf16;
+	for (int i = 0; i < op->noperands; i++)
+		if (narrow && LLVMTypeOf(a[i]) == xt)
+			a[i] = LLVMBuildFPExt(b, a[i], c->t_f32, "");
+	LLVMValueRef r = c->isa && c->isa->math ? c->isa->math(c, op, a) : NULL;
+	if (!r) {
+		switch (op->code) {
+		case IR_OP_POW: r = call2(c, "llvm.pow", a[0], a[1]); break;
+		case IR_OP_FMOD: r = LLVMBuildFRem(b, a[0], a[1], ""); break;
+		case IR_OP_ATAN2: case IR_OP_HYPOT: r = libm2(c, libm_fn[op->code], a[0], a[1]); break;
+		case IR_OP_LDEXP: {
+			LLVMTypeRef tys[2] = {LLVMTypeOf(a[0]), c->t_i32}, fty;
+			LLVMValueRef f = cg_intrinsic(c, "llvm.ldexp", tys, 2, &fty);
+			r = LLVMBuildCall2(b, fty, f, a, 2, "");
+			break;
+		}
+		case IR_OP_ILOGB: return ilogb_libm(c, a[0]);
+		default: cg_fail(c, op, "internal: not a math op");
+		}
+	}
+	if (op->code == IR_OP_ILOGB)
+		return r;
+	return narrow ? LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "") : r;
+}
+
 /* Math on fp16/bf16 runs in fp32. */
 static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *t)
 {
@@ -443,7 +562,7 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 	bool narrow = t->kind == IR_F16 || t->kind == IR_BF16;
 	if (narrow)
 		x = LLVMBuildFPExt(b, x, c->t_f32, "");
-	LLVMValueRef r = c->isa && c->isa->math ? c->isa->math(c, op, x) : NULL;
+	LLVMValueRef r = c->isa && c->isa->math ? c->isa->math(c, op, &x) : NULL;
 	if (r)
 		return narrow ? LLVMBuildFPTrunc(b, r, cg_scalar_type(c, t), "") : r;
 	switch (op->code) {
@@ -461,8 +580,21 @@ static LLVMValueRef math1(cg *c, const ir_op *op, LLVMValueRef x, const ir_type 
 		break;
 	case IR_OP_SIN: r = call1(c, "llvm.sin", x); break;
 	case IR_OP_COS: r = call1(c, "llvm.cos", x); break;
-	case IR_OP_TANH: r = libm1(c, "tanh", x); break;
-	case IR_OP_ERF: r = libm1(c, "erf", x); break;
+	case IR_OP_TANH: case IR_OP_ERF: case IR_OP_TAN: case IR_OP_ASIN: case IR_OP_ACOS:
+	case IR_OP_ATAN: case IR_OP_SINH: case IR_OP_COSH: case IR_OP_LOG1P: case IR_OP_EXPM1:
+	case IR_OP_LOG10: case IR_OP_EXP10: case IR_OP_CBRT:
+		r = libm1(c, libm_fn[op->code], x);
+		break;
+	case IR_OP_ERFINV:
+		if (LLVMTypeOf(x) == c->t_f64)
+			r = erfinv_f64(c, x);
+		else
+			r = LLVMBuildFPTrunc(b, erfinv_f64(c, LLVMBuildFPExt(b, x, c->t_f64, "")), c->t_f32, "");
+		break;
+	case IR_OP_TRUNCFP: r = call1(c, "llvm.trunc", x); break;
+	case IR_OP_ROUND: r = call1(c, "llvm.round", x); break;
+	case IR_OP_RINT: r = call1(c, "llvm.rint", x); break;
+	case IR_OP_NEARBYINT: r = call1(c, "llvm.nearbyint", x); break;
 	case IR_OP_ABSF: r = call1(c, "llvm.fabs", x); break;
 	case IR_OP_FLOOR: r = call1(c, "llvm.floor", x); break;
 	case IR_OP_CEIL: r = call1(c, "llvm.ceil", x); break;
@@ -530,8 +662,14 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 	}
 	case IR_OP_EXP: case IR_OP_EXP2: case IR_OP_LOG: case IR_OP_LOG2: case IR_OP_SQRT:
 	case IR_OP_RSQRT: case IR_OP_SIN: case IR_OP_COS: case IR_OP_TANH: case IR_OP_ERF:
-	case IR_OP_ABSF: case IR_OP_FLOOR: case IR_OP_CEIL:
+	case IR_OP_ABSF: case IR_OP_FLOOR: case IR_OP_CEIL: case IR_OP_TAN: case IR_OP_ASIN:
+	case IR_OP_ACOS: case IR_OP_ATAN: case IR_OP_SINH: case IR_OP_COSH: case IR_OP_LOG1P:
+	case IR_OP_EXPM1: case IR_OP_LOG10: case IR_OP_EXP10: case IR_OP_CBRT: case IR_OP_ERFINV:
+	case IR_OP_TRUNCFP: case IR_OP_ROUND: case IR_OP_RINT: case IR_OP_NEARBYINT:
 		return math1(c, op, a[0], elem);
+	case IR_OP_POW: case IR_OP_ATAN2: case IR_OP_FMOD: case IR_OP_HYPOT: case IR_OP_LDEXP:
+	case IR_OP_ILOGB:
+		return math2(c, op, a, elem);
 	case IR_OP_CMPI:
 		return LLVMBuildICmp(b, ipred(str_attr(op, "pred", "eq"), sgn), a[0], a[1], "");
 	case IR_OP_CMPF:

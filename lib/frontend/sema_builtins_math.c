@@ -1,7 +1,8 @@
 /* sema_builtins_math.c: the element-wise math builtins, and the Python, triton and math
  * builtins a kernel may call on numbers.
  *
- * tl.exp .. tl.ceil (and their tl.math spellings), abs, sigmoid, maximum / minimum, clamp,
+ * tl.exp .. tl.ceil (and their tl.math spellings), libdevice's other one-argument functions
+ * (tanh, tan, asin, ..., erfinv, trunc, round, rint, nearbyint), abs, sigmoid, maximum / minimum, clamp,
  * fma, umulhi, fdiv / div_rn, where, cdiv and swizzle2d; Python's min, max, float, int, bool,
  * len and abs; triton.next_power_of_2; and `import math`'s functions on constexprs. Like the
  * handlers of sema_builtins.c they follow Triton 3.x (python/triton/language/{math,standard,
@@ -37,6 +38,24 @@ static const struct {
 	{"erf",      IR_OP_ERF,     false,    false},
 	{"floor",    IR_OP_FLOOR,   false,    false},
 	{"ceil",     IR_OP_CEIL,    false,    false},
+	/* the rest of libdevice's (tl.math.* and extra.libdevice.* in tilecc) */
+	{"tanh",     IR_OP_TANH,    false,    false},
+	{"tan",      IR_OP_TAN,     false,    false},
+	{"asin",     IR_OP_ASIN,    false,    false},
+	{"acos",     IR_OP_ACOS,    false,    false},
+	{"atan",     IR_OP_ATAN,    false,    false},
+	{"sinh",     IR_OP_SINH,    false,    false},
+	{"cosh",     IR_OP_COSH,    false,    false},
+	{"log1p",    IR_OP_LOG1P,   false,    false},
+	{"expm1",    IR_OP_EXPM1,   false,    false},
+	{"log10",    IR_OP_LOG10,   false,    false},
+	{"exp10",    IR_OP_EXP10,   false,    false},
+	{"cbrt",     IR_OP_CBRT,    false,    false},
+	{"erfinv",   IR_OP_ERFINV,  false,    false},
+	{"trunc",    IR_OP_TRUNCFP, false,    false},
+	{"round",    IR_OP_ROUND,   false,    false},
+	{"rint",     IR_OP_RINT,    false,    false},
+	{"nearbyint", IR_OP_NEARBYINT, false, false},
 };
 
 static void check_float_dtype(sema *s, ir_value *x, bool f32_only, srcloc loc)

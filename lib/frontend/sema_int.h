@@ -288,6 +288,14 @@ SEMA_HANDLER(sema_bi_py_len);
 SEMA_HANDLER(sema_bi_py_abs);
 SEMA_HANDLER(sema_bi_next_power_of_2);
 SEMA_HANDLER(sema_bi_pymath);
+/* sema_builtins_libdevice.c: pow, atan2, fmod, hypot, ldexp, ilogb and the classifications. */
+SEMA_HANDLER(sema_bi_libdevice);
+/* The handlers of sema_builtins_random.c: Philox and the random numbers built on it. */
+SEMA_HANDLER(sema_bi_philox_impl);
+SEMA_HANDLER(sema_bi_philox);
+SEMA_HANDLER(sema_bi_random);
+SEMA_HANDLER(sema_bi_uint_to_uniform_float);
+SEMA_HANDLER(sema_bi_pair_uniform_to_normal);
 
 /* The Python-visible name of builtin id ("exp", "max"). */
 static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }

@@ -343,6 +343,19 @@ static void rule_same_elem(verifier *v, const ir_op *op, bool want_int)
 		    tn(v, rest(op, 0)));
 }
 
+/* ldexp(x, n): x floating point, n int32 of x's shape, the result of x's type */
+static void rule_ldexp(verifier *v, const ir_op *op)
+{
+	const ir_type *x = opt(op, 0), *n = opt(op, 1), *r = rest(op, 0);
+	if (!ir_type_is_float(elem(x)))
+		err(v, op, "expects a floating-point operand, got '%s'", tn(v, x));
+	else if (elem(n)->kind != IR_I32 || !same_shape(n, x))
+		err(v, op, "the exponent must be i32 of the operand's shape, got '%s' for '%s'", tn(v, n),
+		    tn(v, x));
+	else if (r != x)
+		err(v, op, "result type '%s' does not match operand type '%s'", tn(v, r), tn(v, x));
+}
+
 static void rule_cmp(verifier *v, const ir_op *op, bool is_int)
 {
 	static const char *const ipreds[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
@@ -395,6 +408,7 @@ static void rule_cast(verifier *v, const ir_op *op)
 	case IR_OP_BITCAST: ok = x->kind != IR_TILE && y->kind != IR_TILE && bx == by; break;
 	case IR_OP_PTRTOINT: ok = x->kind == IR_PTR && ir_type_is_int(y); break;
 	case IR_OP_INTTOPTR: ok = ir_type_is_int(x) && y->kind == IR_PTR; break;
+	case IR_OP_ILOGB: ok = ir_type_is_float(x) && y->kind == IR_I32; break;
 	default: break;
 	}
 	if (!ok)
@@ -735,6 +749,7 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_SPLIT: rule_split(v, op); break;
 	case V_SAME_INT: rule_same_elem(v, op, true); break;
 	case V_SAME_FLOAT: rule_same_elem(v, op, false); break;
+	case V_LDEXP: rule_ldexp(v, op); break;
 	case V_CMPI: rule_cmp(v, op, true); break;
 	case V_CMPF: rule_cmp(v, op, false); break;
 	case V_SELECT: rule_select(v, op); break;

@@ -119,3 +119,17 @@ e2e_kernel(dot dot_bf16 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 3
 e2e_kernel(dot dot_fp16_out16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 0, 1")
 e2e_kernel(dot dot_i8 dot.py dot "*i8, *i8, *i32, *i32, i32, i32, i32, 32, 32, 32, int32, 0, 0")
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
+
+# ---- random.c: Philox (tl.rand, randn, randint, randint4x, philox, ...), bit for bit.
+#   rng32(out_u, out_f, seed, base, n, BLOCK, N_ROUNDS): the seed as i64 or as i32
+e2e_kernel(random rng32_s64 random.py rng32 "*u32, *fp32, i64, i32, i32, 256, 10")
+e2e_kernel(random rng32_s32 random.py rng32 "*u32, *fp32, i32, i32, i32, 128, 10")
+e2e_kernel(random rng32_r7 random.py rng32 "*u32, *fp32, i64, i32, i32, 64, 7")
+e2e_kernel(random rng64 random.py rng64 "*u64, *fp32, i64, i64, i32, 128")
+e2e_kernel(random philox random.py philox "*u32, *i64, *u32, *fp32, i64, i32, 128")
+
+# ---- libdevice.c: libdevice's functions in fp32 and fp64, against long double libm.
+foreach(t fp32 fp64)
+  e2e_kernel(libdevice ld_unary_${t} libdevice.py unary "*${t}, *${t}, i32, 128")
+  e2e_kernel(libdevice ld_binary_${t} libdevice.py binary "*${t}, *${t}, *i32, *${t}, *i32, i32, 128")
+endforeach()

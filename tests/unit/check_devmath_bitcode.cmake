@@ -1,12 +1,13 @@
 # check_devmath_bitcode.cmake: the AMD GPU math library's bitcode is fit to link into kernels.
 #   cmake -DBITCODE=devmath.bc -DLLVM_DIS=llvm-dis-19 -DLLC=llc-19 -DWORK_DIR=dir -P ...
-# - llvm-dis lists the eight __tilecc_dm_* functions as defined, and declares nothing but
-#   intrinsics;
+# - llvm-dis lists the __tilecc_dm_* functions as defined (the fp64 ones and ilogb), and
+#   declares nothing but intrinsics;
 # - no target-cpu or target-features (they would tie it to one GPU), no "no-builtins" (LLVM
 #   will not inline such a function into a kernel without it), no code object version;
 # - llc compiles it for gfx906, gfx90a and gfx942, and the assembly has no call at all
 #   (s_swappc_b64) and refers to no symbol it does not define.
-set(functions exp exp2 log log2 sin cos tanh erf)
+set(functions exp exp2 log log2 sin cos tanh erf tan asin acos atan sinh cosh log1p expm1 log10
+    exp10 cbrt erfinv pow atan2 fmod hypot)
 set(failures 0)
 
 macro(fail msg)
@@ -30,6 +31,10 @@ foreach(f ${functions})
     fail("devmath.bc does not define __tilecc_dm_${f}")
   endif()
 endforeach()
+if(NOT ir MATCHES "\ndefine [^\n]*i32 @__tilecc_dm_ilogb\\(double")
+  fail("devmath.bc does not define __tilecc_dm_ilogb")
+endif()
+list(APPEND functions ilogb)
 string(REGEX MATCHALL "\ndeclare [^\n]*@[A-Za-z0-9_.]+\\(" decls "${ir}")
 foreach(d ${decls})
   if(NOT d MATCHES "@llvm\\.")
@@ -78,4 +83,5 @@ endforeach()
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} check(s) failed on ${BITCODE}")
 endif()
-message(STATUS "devmath.bc: 8 functions, linkable, no calls on gfx906, gfx90a, gfx942")
+list(LENGTH functions nfunctions)
+message(STATUS "devmath.bc: ${nfunctions} functions, linkable, no calls on gfx906, gfx90a, gfx942")

@@ -11,7 +11,12 @@
  * When the build embedded the bitcode (TILECC_HAVE_DEVMATH), the embedded bytes are also
  * checked against the devmath.bc file they came from.
  *
+ * The functions of two arguments (pow, atan2, fmod, hypot) are measured the same way on
+ * random pairs; erfinv, which glibc lacks, against Newton's method in long double on erfl
+ * and erfcl; ilogb must equal glibc's (INT_MIN for NaN, as on x86-64).
+ *
  * Usage: test_devmath [count [seed]]   count random inputs per function, 10^6 by default */
+#define _GNU_SOURCE /* exp10, exp10l */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -285,6 +290,142 @@ static const double erf_edges[] = {
     3.0, 5.9999999999999991, 6.0, 5.92, 1e-300, 0.75, 1.25, 2.75,
 };
 
+static double random_tan(void)
+{
+	return rnd() % 3 ? random_trig() : uniform(-10, 10);
+}
+
+static double random_asin(void)
+{
+	switch (rnd() % 4) {
+	case 0: return uniform(-1, 1);
+	case 1: return logu(-60, 0);
+	case 2: return (1 - ldexp(1, -(int)(rnd() % 53))) * (rnd() & 1 ? 1 : -1);
+	default: return (1 - logu(-53, -1) * (rnd() & 1 ? 1 : -1)) * (rnd() & 1 ? 1 : -1);
+	}
+}
+
+static double random_atan(void)
+{
+	switch (rnd() % 4) {
+	case 0: return logu(-60, 64);
+	case 1: return uniform(-10, 10);
+	case 2: return (double)(rnd() % 9) / 8 + uniform(-1.0 / 16, 1.0 / 16); /* the centres */
+	default: return uniform(-1.1, 1.1);
+	}
+}
+
+static double random_sinh(void)
+{
+	switch (rnd() % 4) {
+	case 0: return logu(-40, 9.5);
+	case 1: return uniform(-710.5, 710.5);
+	case 2: return uniform(-40, 40);
+	default: return uniform(708, 710.5) * (rnd() & 1 ? 1 : -1);
+	}
+}
+
+static double random_log1p(void)
+{
+	switch (rnd() % 4) {
+	case 0: return fabs(logu(-60, 1000));
+	case 1: return uniform(-1, 1);
+	case 2: return -1 + fabs(logu(-53, -1));
+	default: return logu(-60, -1);
+	}
+}
+
+static double random_expm1(void)
+{
+	switch (rnd() % 4) {
+	case 0: return logu(-60, 5);
+	case 1: return uniform(-40, 40);
+	case 2: return uniform(700, 709.9);
+	default: return uniform(-1, 1);
+	}
+}
+
+static double random_exp10(void)
+{
+	switch (rnd() % 3) {
+	case 0: return uniform(-323.7, 308.3);
+	case 1: return logu(-60, 8);
+	default: return uniform(-2, 2);
+	}
+}
+
+static double random_cbrt(void)
+{
+	return rnd() & 1 ? logu(-1074, 1024) : any_positive() * (rnd() & 1 ? 1 : -1);
+}
+
+static double random_erfinv(void)
+{
+	switch (rnd() % 4) {
+	case 0: return uniform(-1, 1);
+	case 1: return logu(-60, 0);
+	case 2: return (1 - logu(-53, -1) * (rnd() & 1 ? 1 : -1)) * (rnd() & 1 ? 1 : -1);
+	default: return uniform(-0.55, 0.55);
+	}
+}
+
+/* erfinv in long double: Newton's method on erfl (|y| <= 1/2) or erfcl from the double x0
+ * (or, where x0 is no use, a crude start), to long double precision. */
+static long double erfinv_exactl(long double y)
+{
+	long double a = fabsl(y);
+	if (isnan(y) || a > 1)
+		return NAN;
+	if (a == 1)
+		return copysignl(INFINITY, y);
+	if (a == 0)
+		return y;
+	long double x = a < 0.9L ? a : sqrtl(-logl(1 - a));
+	for (int i = 0; i < 100; i++) {
+		long double d = 2 / sqrtl(3.14159265358979323846264338327950288L) * expl(-x * x);
+		long double f = a <= 0.5L ? erfl(x) - a : (1 - a) - erfcl(x);
+		long double nx = x - f / d;
+		if (nx == x)
+			break;
+		x = nx;
+	}
+	return copysignl(x, y);
+}
+
+/* glibc's exp10l is off by tens of double ulps near 10^300; e^(x ln10) in long double is
+ * good to 2^-64 x ln10 relative, a tenth of a double ulp. */
+static long double exp10_exactl(long double x)
+{
+	return expl(x * 2.302585092994045684017991454684364208L);
+}
+
+static double erfinv_exact(double y) { return (double)erfinv_exactl(y); }
+
+static const double asin_edges[] = {
+    COMMON_EDGES, 0x1p-26, 0x1p-27, 0.9999999999999999, 0.5000000000000001, 0.7071067811865476,
+    0x1p-1022, 0.1, 0.9,
+};
+static const double atan_edges[] = {
+    COMMON_EDGES, 0x1p-27, 0x1p60, 0x1p61, 0.0625, 0.1875, 0.3125, 0.4375, 0.5625, 0.9375,
+    1.0000000000000002, 0.9999999999999999, 1e300,
+};
+static const double sinh_edges[] = {
+    COMMON_EDGES, 0x1p-26, 0x1p-27, 36, 36.000000000000007, 710.4758600739439, 710.475860073944,
+    710.5, 709.78, 0.17328679513998632, 1e-300, 20,
+};
+static const double log1p_edges[] = {
+    COMMON_EDGES, -0.9999999999999999, 0x1p-54, -0x1p-54, 0x1p-53, 1e-300, 0x1p53, 0x1p1000,
+    -0.5, 1.7182818284590453,
+};
+static const double expm1_edges[] = {
+    COMMON_EDGES, 36, 36.000000000000007, -38, -38.000000000000007, 709.78, 709.8, 0x1p-54,
+    0x1p-53, 0.34657359027997264, 1e-300,
+};
+static const double exp10_edges[] = {
+    COMMON_EDGES, 308.25, 308.2547155599167, 308.26, -307.6, -323.3, -323.6, -323.7, 3, -3,
+    22, 0x1p-60, 1e-300,
+};
+
 #define FUNC(n, b, r, rand, edges)                                                                 \
 	{#n, __tilecc_dm_##n, n, n##l, b, r, rand, edges, sizeof edges / sizeof *edges}
 
@@ -297,7 +438,148 @@ static func funcs[] = {
     FUNC(cos, 2, "|x| 2^-30..2^1024, +-1e9, near k pi/2 < 2^20", random_trig, trig_edges),
     FUNC(tanh, 4, "|x| 2^-40..32, switch points", random_tanh, tanh_edges),
     FUNC(erf, 4, "|x| 2^-40..8, [-6.5, 6.5], switch points", random_erf, erf_edges),
+    FUNC(tan, 3, "as sin and cos, and [-10, 10]", random_tan, trig_edges),
+    FUNC(asin, 2, "[-1, 1], |x| from 2^-60, 1 - 2^-k", random_asin, asin_edges),
+    FUNC(acos, 2, "[-1, 1], |x| from 2^-60, 1 - 2^-k", random_asin, asin_edges),
+    FUNC(atan, 2, "|x| 2^-60..2^64, [-10, 10], around k/8", random_atan, atan_edges),
+    FUNC(sinh, 3, "|x| 2^-40..710.5, switch points", random_sinh, sinh_edges),
+    FUNC(cosh, 3, "|x| 2^-40..710.5, switch points", random_sinh, sinh_edges),
+    FUNC(log1p, 2, "(-1, 2^1000], near -1, |x| from 2^-60", random_log1p, log1p_edges),
+    FUNC(expm1, 2, "[-40, 709.9], |x| from 2^-60", random_expm1, expm1_edges),
+    FUNC(log10, 2, "all positive doubles, subnormals, near 1", random_log, log_edges),
+    {"exp10", __tilecc_dm_exp10, exp10, exp10_exactl, 2, "[-323.7, 308.3], |x| from 2^-60",
+     random_exp10, exp10_edges, sizeof exp10_edges / sizeof *exp10_edges},
+    FUNC(cbrt, 1, "all finite doubles, subnormals", random_cbrt, log_edges),
+    {"erfinv", __tilecc_dm_erfinv, erfinv_exact, erfinv_exactl, 2,
+     "[-1, 1], |y| from 2^-60, 1 - 2^-k", random_erfinv, asin_edges,
+     sizeof asin_edges / sizeof *asin_edges},
 };
+
+/* ---- functions of two arguments ---- */
+
+typedef struct {
+	const char *name;
+	double (*dm)(double, double);
+	double (*libm)(double, double);
+	long double (*exact)(long double, long double);
+	int bound;
+	const char *ranges;
+	void (*random)(double *x, double *y);
+	double worst_exact, worst_exact_x, worst_exact_y;
+	int64_t worst_libm;
+	long libm_off;
+	int bad;
+} func2;
+
+static void random_pow(double *x, double *y)
+{
+	switch (rnd() % 5) {
+	case 0: *x = fabs(logu(-20, 20)), *y = uniform(-30, 30); break;
+	case 1: *x = 1 + logu(-40, -8), *y = uniform(-1e6, 1e6); break; /* near 1, large y */
+	case 2: *x = -fabs(logu(-10, 10)), *y = (double)((int64_t)(rnd() % 201) - 100); break;
+	case 3: *x = fabs(logu(-1074, 1024)), *y = uniform(-1.5, 1.5); break;
+	default: *x = uniform(0, 4), *y = uniform(-400, 400); break;
+	}
+}
+
+static void random_atan2(double *x, double *y)
+{
+	*x = rnd() % 4 ? logu(-60, 60) : logu(-1074, 1024);
+	*y = rnd() % 4 ? logu(-60, 60) : logu(-1074, 1024);
+}
+
+static void random_fmod(double *x, double *y)
+{
+	*x = logu(-1074, 1024);
+	*y = rnd() % 2 ? logu(-1074, 1024) : *x * logu(-30, 0);
+}
+
+static void random_hypot(double *x, double *y)
+{
+	*x = logu(-1074, 1024);
+	*y = rnd() % 2 ? logu(-1074, 1024) : *x * logu(-30, 30);
+}
+
+#define FUNC2(n, b, r, rand) {#n, __tilecc_dm_##n, n, n##l, b, r, rand}
+
+static func2 funcs2[] = {
+    FUNC2(pow, 8, "x^y: |x| 2^-20..2^20 and |y| < 30, x near 1 with |y| < 10^6, x < 0 with "
+                  "integer y, subnormal x", random_pow),
+    FUNC2(atan2, 2, "|x|, |y| 2^-60..2^60 and 2^-1074..2^1024, all signs", random_atan2),
+    FUNC2(fmod, 0, "|x|, |y| 2^-1074..2^1024, all signs", random_fmod),
+    FUNC2(hypot, 1, "|x|, |y| 2^-1074..2^1024, all signs", random_hypot),
+};
+
+static void measure2(func2 *f, double x, double y)
+{
+	double r = f->dm(x, y), ref = f->libm(x, y);
+	if (!same_class(r, ref)) {
+		if (f->bad++ < 5)
+			fprintf(stderr, "%s(%a, %a) = %a, glibc %a\n", f->name, x, y, r, ref);
+		return;
+	}
+	if (isnan(ref))
+		return;
+	long double exact = f->exact((long double)x, (long double)y);
+	double err = ulp_error(r, exact);
+	if (err > f->worst_exact) {
+		f->worst_exact = err;
+		f->worst_exact_x = x;
+		f->worst_exact_y = y;
+	}
+	int64_t d = ordinal(r) - ordinal(ref);
+	d = d < 0 ? -d : d;
+	if (d <= f->bound) {
+		if (d > f->worst_libm)
+			f->worst_libm = d;
+	} else if (err < ulp_error(ref, exact)) {
+		f->libm_off++;
+	} else if (f->bad++ < 5) {
+		fprintf(stderr, "%s(%a, %a) = %a, glibc %a: %lld ulp apart\n", f->name, x, y, r, ref,
+		        (long long)d);
+	}
+}
+
+static void test_accuracy2(long count)
+{
+	static const double edges[] = {COMMON_EDGES, 3.0, -3.0, 0.1, 1e300, 1e-300, 0x1p-1022};
+	for (func2 *f = funcs2; f < funcs2 + sizeof funcs2 / sizeof *funcs2; f++) {
+		for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+			for (size_t j = 0; j < sizeof edges / sizeof *edges; j++) {
+				measure2(f, edges[i], edges[j]);
+				measure2(f, -edges[i], edges[j]);
+			}
+		for (long i = 0; i < count; i++) {
+			double x, y;
+			f->random(&x, &y);
+			measure2(f, x, y);
+		}
+		printf("%-6s max %.3f ulp (x = %a, y = %a), %lld ulp from glibc; bound %d\n"
+		       "       over %ld random pairs: %s\n",
+		       f->name, f->worst_exact, f->worst_exact_x, f->worst_exact_y,
+		       (long long)f->worst_libm, f->bound, count, f->ranges);
+		if (f->libm_off)
+			printf("       and %ld pair(s) where glibc is off by more\n", f->libm_off);
+		CHECK(f->bad == 0);
+		CHECK(f->worst_libm <= f->bound);
+	}
+	/* ilogb: glibc's value (INT_MIN for NaN as for 0, as on x86-64) */
+	int bad = 0;
+	for (long i = 0; i < count; i++) {
+		double x = bits_to_double(rnd());
+		int want = isnan(x) ? INT32_MIN : ilogb(x);
+		if (__tilecc_dm_ilogb(x) != want && bad++ < 5)
+			fprintf(stderr, "ilogb(%a) = %d, glibc %d\n", x, __tilecc_dm_ilogb(x), want);
+	}
+	static const double ie[] = {COMMON_EDGES, 0x1p-1074, 0x1.8p-1070, 3.0};
+	for (size_t i = 0; i < sizeof ie / sizeof *ie; i++) {
+		int want = isnan(ie[i]) ? INT32_MIN : ilogb(ie[i]);
+		if (__tilecc_dm_ilogb(ie[i]) != want && bad++ < 5)
+			fprintf(stderr, "ilogb(%a) = %d, glibc %d\n", ie[i], __tilecc_dm_ilogb(ie[i]), want);
+	}
+	printf("ilogb  equal to glibc's on %ld random doubles and the edges\n", count);
+	CHECK(bad == 0);
+}
 
 /* Exact values C99 Annex F requires, beyond what comparing with glibc checks. */
 static void test_special(void)
@@ -377,6 +659,7 @@ int main(int argc, char **argv)
 		rng_state = strtoull(argv[2], NULL, 0);
 	test_special();
 	test_accuracy(count);
+	test_accuracy2(count);
 	test_embedded();
 	return test_result("test_devmath");
 }

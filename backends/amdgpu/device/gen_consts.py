@@ -78,3 +78,25 @@ def hilo(d):
 for a in ["0.75", "1.25", "1.75", "2.25", "2.75"]:
     k = 2 / PI.sqrt() * (-Decimal(a) ** 2).exp()
     print("\t{%s, %s, %s}," % (a, hilo(erf(a)), hilo(k)))
+
+
+def atan(x):
+    """atan(x) for 0 <= x <= 1: halve the argument twice (atan x = 2 atan(x / (1 +
+    sqrt(1 + x^2)))), then the Taylor series."""
+    x = Decimal(x)
+    for _ in range(2):
+        x = x / (1 + (1 + x * x).sqrt())
+    z, term, total, n = x * x, x, x, 0
+    while abs(term) > Decimal(10) ** -115:
+        n += 1
+        term = -term * z
+        total += term / (2 * n + 1)
+    return 4 * total
+
+
+LN10 = Decimal(10).ln()
+split("LN10", LN10)
+split("LOG10E", 1 / LN10)
+print("atan(k/8) for k = 0 .. 8: {hi, lo}")
+for k in range(9):
+    print("\t{%s}," % hilo(atan(Decimal(k) / 8)))
