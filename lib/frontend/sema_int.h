@@ -151,6 +151,8 @@ sval sema_unary(sema *s, ast_unop op, sval x, srcloc loc);
  * broadcast to one shape. div_or_mod selects the fp16/bf16 -> fp32 rule. */
 void sema_arith_operands(sema *s, sval l, sval r, bool div_or_mod, ir_value **lo, ir_value **ro,
 			 srcloc loc, const char *opname);
+/* The range of integer type t (int1: 0..1; uint64's maximum clamped to INT64_MAX). */
+void sema_int_range(const ir_type *t, int64_t *lo, int64_t *hi);
 /* Structural equality of compile-time values; SV_IR values are equal when identical. */
 bool sema_sv_equal(const sval *a, const sval *b);
 /* Element-wise maximum / minimum (tl.maximum, the reductions' combiners). */
@@ -197,6 +199,7 @@ enum {
 	SEMA_NS_TRITON = 4,  /* triton.name */
 	SEMA_NS_PY = 8,      /* Python builtins: min, max, range, float, int, len, ... */
 	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
+	SEMA_NS_DTYPE = 32,  /* methods of dtype objects: x.dtype.is_fp16() (sema_dtype.c) */
 };
 
 extern const sema_builtin sema_builtins[];
@@ -240,6 +243,12 @@ SEMA_HANDLER(sema_bi_py_len);
 SEMA_HANDLER(sema_bi_py_abs);
 SEMA_HANDLER(sema_bi_next_power_of_2);
 SEMA_HANDLER(sema_bi_pymath);
+/* sema_dtype.c */
+SEMA_HANDLER(sema_bi_dtype_method);
+
+/* The attribute `name` of the type t (x.dtype.name, ptr.type.element_ty, x.type.shape, or a
+ * method such as is_fp16 bound to t), as Triton's dtype objects have them (sema_dtype.c). */
+sval sema_dtype_attr(sema *s, const ir_type *t, const char *name, srcloc loc);
 
 /* The Python-visible name of builtin id ("exp", "max"). */
 static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }

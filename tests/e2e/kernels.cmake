@@ -51,7 +51,7 @@ foreach(abc i8:i32:i32 i32:u32:u32 i32:i64:i64 u8:i16:i16 i8:u8:u8 u16:i64:i64 u
 endforeach()
 e2e_kernel(elementwise weak_int_i8 elementwise.py weak_int "*i8, *i8, i32, 256")
 e2e_kernel(elementwise weak_int_i16 elementwise.py weak_int "*i16, *i16, i32, 256")
-e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *i32, i32, 256")
+e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *u8, i32, 256")
 
 # ---- convert.c: .to() between dtypes (value conversions and bitcasts).
 foreach(ab fp32:fp16 fp16:fp32 fp32:bf16 bf16:fp32 fp16:bf16 bf16:fp16 fp64:fp32 fp32:fp64
@@ -106,3 +106,13 @@ e2e_kernel(dot dot_bf16 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 3
 e2e_kernel(dot dot_fp16_out16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 0, 1")
 e2e_kernel(dot dot_i8 dot.py dot "*i8, *i8, *i32, *i32, i32, i32, i32, 32, 32, 32, int32, 0, 0")
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
+
+# ---- surface.c: optional pointers (None), dtype queries, constexpr-annotated helper
+# parameters fed with tensors, tl.range keywords, weak Python ints.
+e2e_kernel(surface bias_fp32 surface.py opt_bias "*fp32, *fp32, *fp32, i32, None, 128")
+e2e_kernel(surface nobias_fp32 surface.py opt_bias "*fp32, None, *fp32, i32")
+e2e_kernel(surface scaled_fp32 surface.py opt_bias "*fp32, None, *fp32, i32, *fp32, 64")
+e2e_kernel(surface bias_fp16 surface.py opt_bias "*fp16, *fp16, *fp16, i32, None, 128")
+foreach(t u8 u16 u32 u64 i8 i16 i32)
+  e2e_kernel(surface weak_${t} surface.py weak_ints "*${t}, *${t}, i32, 128")
+endforeach()
