@@ -1546,6 +1546,12 @@ const sema_builtin sema_builtins[] = {
 	{"split",            TL,       P("a"),                                                 1,   bi_split,                true},
 	{"join",             TL,       P("a", "b"),                                            2,   bi_join,                 false},
 	{"interleave",       TL,       P("a", "b"),                                            2,   bi_interleave,           false},
+	/* moving elements by index (sema_builtins_sort.c) */
+	{"gather",           TL,       P("src", "index", "axis"),                              3,   sema_bi_gather,          true},
+	{"flip",             TL,       P("x", "dim"),                                          1,   sema_bi_flip,            true},
+	{"sort",             TL,       P("x", "dim", "descending"),                            1,   sema_bi_sort,            true},
+	{"topk",             TL,       P("x", "k", "dim", "descending"),                       2,   sema_bi_topk,            true},
+	{"histogram",        TL,       P("input", "num_bins", "mask"),                         2,   sema_bi_histogram,       true},
 	/* element-wise math */
 	{"exp",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
 	{"exp2",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},

@@ -243,6 +243,12 @@ SEMA_HANDLER(sema_bi_py_len);
 SEMA_HANDLER(sema_bi_py_abs);
 SEMA_HANDLER(sema_bi_next_power_of_2);
 SEMA_HANDLER(sema_bi_pymath);
+/* sema_builtins_sort.c */
+SEMA_HANDLER(sema_bi_gather);
+SEMA_HANDLER(sema_bi_flip);
+SEMA_HANDLER(sema_bi_sort);
+SEMA_HANDLER(sema_bi_topk);
+SEMA_HANDLER(sema_bi_histogram);
 /* sema_dtype.c */
 SEMA_HANDLER(sema_bi_dtype_method);
 

@@ -116,3 +116,16 @@ e2e_kernel(surface bias_fp16 surface.py opt_bias "*fp16, *fp16, *fp16, i32, None
 foreach(t u8 u16 u32 u64 i8 i16 i32)
   e2e_kernel(surface weak_${t} surface.py weak_ints "*${t}, *${t}, i32, 128")
 endforeach()
+
+# ---- sort.c: tl.sort, tl.topk, tl.flip, tl.gather, tl.histogram.
+#   sort_rows(x, out, top, M, N, BM, BN, DESC, K)
+e2e_kernel(sort sort_fp32 sort.py sort_rows "*fp32, *fp32, *fp32, i32, i32, 8, 64, 0, 16")
+e2e_kernel(sort sort_fp32_desc sort.py sort_rows "*fp32, *fp32, *fp32, i32, i32, 8, 64, 1, 16")
+e2e_kernel(sort sort_fp16_desc sort.py sort_rows "*fp16, *fp16, *fp16, i32, i32, 8, 64, 1, 1")
+e2e_kernel(sort sort_bf16 sort.py sort_rows "*bf16, *bf16, *bf16, i32, i32, 8, 64, 0, 1")
+e2e_kernel(sort sort_i32_desc sort.py sort_rows "*i32, *i32, *i32, i32, i32, 4, 32, 1, 8")
+e2e_kernel(sort sort_u8 sort.py sort_rows "*u8, *u8, *u8, i32, i32, 4, 32, 0, 8")
+e2e_kernel(sort gather_flip sort.py gather_flip "*fp32, *i32, *i64, *fp32, *fp32, *fp32, *fp32, 8, 16, 32")
+e2e_kernel(sort hist_i32 sort.py hist "*i32, *i32, i32, 64, 256")
+e2e_kernel(sort hist_u8 sort.py hist "*u8, *i32, i32, 64, 256")
+e2e_kernel(sort hist_i64 sort.py hist "*i64, *i32, i32, 64, 256")
