@@ -248,6 +248,8 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 	}
 	if (v.kind == SV_DTYPE)
 		return sema_dtype_attr(s, v.dtype, name, loc);
+	if (v.kind == SV_DESC)
+		return sema_desc_attr(s, &v, name, loc);
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */

@@ -1491,6 +1491,7 @@ HANDLER(bi_range)
 #define PY SEMA_NS_PY
 #define PM SEMA_NS_PYMATH
 #define DT SEMA_NS_DTYPE
+#define DS SEMA_NS_DESC
 #define P(...) {__VA_ARGS__, NULL}
 
 const sema_builtin sema_builtins[] = {
@@ -1596,6 +1597,19 @@ const sema_builtin sema_builtins[] = {
 	{"pointer_type",     TL,       P("element_ty", "address_space"),                       1,   bi_pointer_type,         false},
 	{"range",            TL|PY,    P("*args"),                                             0,   bi_range,                false},
 	{"static_range",     TL,       P("*args"),                                             0,   bi_range,                false},
+	/* tensor descriptors (sema_builtins_desc.c) */
+	{"make_tensor_descriptor", TL, P("base", "shape", "strides", "block_shape", "padding_option"),
+	                                                                                       4,   sema_bi_make_tensor_descriptor, false},
+	{"_experimental_make_tensor_descriptor", TL, P("base", "shape", "strides", "block_shape",
+	                                         "padding_option"),                            4,   sema_bi_make_tensor_descriptor, false},
+	{"load",             DS,       P("self", "offsets"),                                   2,   sema_bi_desc_method,     true},
+	{"store",            DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_add",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_min",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_max",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_and",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_or",        DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_xor",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
 	/* methods of dtypes (sema_dtype.c) */
 	{"is_fp8",          DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
 	{"is_fp8e4nv",      DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
@@ -1719,6 +1733,8 @@ static const char *qualname(sema *s, const sema_builtin *e, bool method)
 {
 	if (e->ns & SEMA_NS_DTYPE)
 		return arena_printf(s->a, "dtype.%s", e->name);
+	if (e->ns & SEMA_NS_DESC)
+		return arena_printf(s->a, "tensor_descriptor.%s", e->name);
 	if (method && !(e->ns & (SEMA_NS_TL | SEMA_NS_MATH)))
 		return arena_printf(s->a, "tensor.%s", e->name);
 	if (e->ns & SEMA_NS_TL)

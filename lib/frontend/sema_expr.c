@@ -80,6 +80,7 @@ const char *sv_describe(sema *s, const sval *v)
 	case SV_METHOD: return arena_printf(s->a, "the method '%s'", sema_builtins[v->method.builtin].name);
 	case SV_SLICE: return "a slice";
 	case SV_LAMBDA: return "a lambda";
+	case SV_DESC: return arena_printf(s->a, "a tensor descriptor of %s", sema_type_name(s, v->desc->base->type->elem));
 	}
 	return "a value";
 }

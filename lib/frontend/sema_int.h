@@ -32,7 +32,18 @@ typedef enum sval_kind {
 	SV_METHOD,  /* method: a builtin bound to a receiver, e.g. x.to */
 	SV_SLICE,   /* a ':' inside a subscript (only full slices are meaningful) */
 	SV_LAMBDA,  /* lambda: only inside decorators */
+	SV_DESC,    /* desc: a tensor descriptor (tl.make_tensor_descriptor) */
 } sval_kind;
+
+/* A tensor descriptor made in the kernel (sema_builtins_desc.c): a global tensor's base,
+ * runtime shape (int32) and strides (int64), and the block an access moves. */
+typedef struct sema_desc {
+	int rank;
+	ir_value *base;
+	ir_value *shape[5], *strides[5];
+	int64_t block[5];
+	bool pad_nan; /* padding_option="nan": out-of-bounds reads give NaN */
+} sema_desc;
 
 typedef enum sema_module_id { MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH } sema_module_id;
 
@@ -58,6 +69,7 @@ struct sval {
 			sval *self;
 		} method;
 		const ast_expr *lambda;
+		const sema_desc *desc;
 	};
 };
 
@@ -200,6 +212,7 @@ enum {
 	SEMA_NS_PY = 8,      /* Python builtins: min, max, range, float, int, len, ... */
 	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
 	SEMA_NS_DTYPE = 32,  /* methods of dtype objects: x.dtype.is_fp16() (sema_dtype.c) */
+	SEMA_NS_DESC = 64,   /* methods of tensor descriptors: desc.load() (sema_builtins_desc.c) */
 };
 
 extern const sema_builtin sema_builtins[];
@@ -249,6 +262,12 @@ SEMA_HANDLER(sema_bi_flip);
 SEMA_HANDLER(sema_bi_sort);
 SEMA_HANDLER(sema_bi_topk);
 SEMA_HANDLER(sema_bi_histogram);
+/* sema_builtins_desc.c */
+SEMA_HANDLER(sema_bi_make_tensor_descriptor);
+SEMA_HANDLER(sema_bi_desc_method);
+/* The attribute `name` of the descriptor v: a method bound to it, or block_shape, dtype,
+ * block_type, shape, strides. */
+sval sema_desc_attr(sema *s, const sval *v, const char *name, srcloc loc);
 /* sema_dtype.c */
 SEMA_HANDLER(sema_bi_dtype_method);
 

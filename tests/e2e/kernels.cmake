@@ -129,3 +129,6 @@ e2e_kernel(sort gather_flip sort.py gather_flip "*fp32, *i32, *i64, *fp32, *fp32
 e2e_kernel(sort hist_i32 sort.py hist "*i32, *i32, i32, 64, 256")
 e2e_kernel(sort hist_u8 sort.py hist "*u8, *i32, i32, 64, 256")
 e2e_kernel(sort hist_i64 sort.py hist "*i64, *i32, i32, 64, 256")
+
+# ---- desc.c: tensor descriptors (tl.make_tensor_descriptor, load, store, atomic_add).
+e2e_kernel(desc desc_fp32 desc.py desc_copy "*fp32, *fp32, *fp32, i32, i32, i32, i32, i32:1, 16, 32")
