@@ -80,6 +80,11 @@ void cg_strides(const ir_type *t, int64_t *st);
 void cg_unflatten(cg *c, const ir_type *t, LLVMValueRef i, LLVMValueRef *idx);
 LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank);
 const ir_op *cg_terminator(const ir_block *b);
+/* A gather's source index: the result's flattened index i (of any integer type) with the
+ * coordinate along the op's axis replaced by the index tile's element ix, clamped into the
+ * source's extent (negative to 0, too large to the last), flattened in the source's
+ * row-major order; of i's type. */
+LLVMValueRef cg_gather_index(cg *c, const ir_op *op, LLVMValueRef i, LLVMValueRef ix);
 /* Whether a `for` over Python's range(lb, ub, step) runs another iteration at iv: up while
  * step > 0, down while step < 0 (a signed induction variable); unsigned ones only go up. */
 LLVMValueRef cg_range_cond(cg *c, LLVMValueRef iv, LLVMValueRef ub, LLVMValueRef step, bool sgn);

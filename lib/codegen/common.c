@@ -76,6 +76,34 @@ LLVMValueRef cg_flatten(cg *c, const int64_t *st, LLVMValueRef *idx, int rank)
 	return s;
 }
 
+LLVMValueRef cg_gather_index(cg *c, const ir_op *op, LLVMValueRef i, LLVMValueRef ix)
+{
+	const ir_type *rt = op->results[0].type, *st = op->operands[0]->type;
+	const ir_type *xe = op->operands[1]->type->elem;
+	int axis = (int)ir_op_int(op, "axis", 0);
+	LLVMTypeRef it = LLVMTypeOf(i);
+	LLVMValueRef idx[16];
+	int64_t sst[16];
+	cg_strides(st, sst);
+	cg_unflatten(c, rt, i, idx);
+	/* the index widened to 64 bits (sign-extended for signed index types), clamped there,
+	 * then in i's type */
+	bool sgn = ir_type_is_signed(xe);
+	LLVMValueRef w = ix;
+	if (LLVMGetIntTypeWidth(LLVMTypeOf(ix)) < 64)
+		w = sgn ? LLVMBuildSExt(c->b, ix, c->t_i64, "") : LLVMBuildZExt(c->b, ix, c->t_i64, "");
+	LLVMValueRef n = cg_i64(c, st->shape[axis]), last = cg_i64(c, st->shape[axis] - 1);
+	LLVMValueRef in = LLVMBuildICmp(c->b, LLVMIntULT, w, n, "");
+	LLVMValueRef neg = sgn ? LLVMBuildICmp(c->b, LLVMIntSLT, w, cg_i64(c, 0), "")
+			       : LLVMConstInt(c->t_i1, 0, 0);
+	LLVMValueRef v = LLVMBuildSelect(c->b, in, w, LLVMBuildSelect(c->b, neg, cg_i64(c, 0), last, ""), "");
+	idx[axis] = LLVMGetIntTypeWidth(it) < 64 ? LLVMBuildTrunc(c->b, v, it, "") : v;
+	for (int d = 0; d < rt->rank; d++)
+		if (st->shape[d] == 1 && d != axis)
+			idx[d] = NULL;
+	return cg_flatten(c, sst, idx, rt->rank);
+}
+
 const ir_op *cg_terminator(const ir_block *b)
 {
 	return b->last && (ir_ops[b->last->code].traits & T_TERMINATOR) ? b->last : NULL;

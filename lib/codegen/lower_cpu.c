@@ -484,6 +484,19 @@ static void lower_shape(cg *c, const ir_op *op)
 		set(c, &op->results[0], out);
 		return;
 	}
+	case IR_OP_GATHER: {
+		/* into a buffer of its own: a gather reads its source out of order, so the source
+		 * is materialized once rather than recomputed at each index */
+		const ir_value *ix = op->operands[1];
+		LLVMValueRef src = get(c, x);
+		out = alloc_tile(c, rt);
+		i = loop_open(c, &l, numel(rt));
+		LLVMValueRef si = cg_gather_index(c, op, i, elem(c, ix, i));
+		store_elem(c, out, rt->elem, i, load_elem(c, src, rt->elem, si));
+		loop_close(c, &l);
+		set(c, &op->results[0], out);
+		return;
+	}
 	case IR_OP_SPLIT: {
 		const ir_type *ht = op->results[0].type;
 		LLVMValueRef o0 = is_tile(ht) ? alloc_tile(c, ht) : NULL;
@@ -1363,6 +1376,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_PROGRAM_ID: case IR_OP_NUM_PROGRAMS: case IR_OP_MAKE_RANGE: case IR_OP_SPLAT:
 	case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_RESHAPE: case IR_OP_TRANS:
 	case IR_OP_JOIN: case IR_OP_SPLIT: case IR_OP_MULTIPLE_OF: case IR_OP_MAX_CONTIGUOUS:
+	case IR_OP_GATHER:
 		lower_shape(c, op);
 		return;
 	case IR_OP_LOAD: lower_load(c, op); return;

@@ -466,6 +466,26 @@ static void lower_join_split(cg *c, const ir_op *op)
 	}
 }
 
+/* gather: the source and the index through shared memory (the index too, so that its
+ * layout need not match the result's), then each slot reads its source element. */
+static void lower_gather(cg *c, const ir_op *op)
+{
+	const ir_value *src = op->operands[0], *ix = op->operands[1];
+	const ir_type *rt = op->results[0].type, *xt = ix->type;
+	int64_t sbytes = gpu_align16(ir_type_numel(src->type) * gpu_elem_bytes(src->type->elem));
+	lead_barrier(c);
+	to_smem(c, src, 0);
+	to_smem(c, ix, sbytes);
+	barrier(c);
+	gtile *r = new_tile(c, slots(c, rt));
+	for (int e = 0; e < r->n; e++) {
+		LLVMValueRef i = owned(c, rt, e);
+		LLVMValueRef si = cg_gather_index(c, op, i, from_smem(c, xt->elem, sbytes, i));
+		r->v[e] = from_smem(c, rt->elem, 0, si);
+	}
+	put(c, &op->results[0], r);
+}
+
 static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 {
 	const ir_type *rt = op->results[res].type;
@@ -1536,6 +1556,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_REDUCE: lower_reduce(c, op); return;
 	case IR_OP_SCAN: lower_scan(c, op); return;
 	case IR_OP_JOIN: case IR_OP_SPLIT: lower_join_split(c, op); return;
+	case IR_OP_GATHER: lower_gather(c, op); return;
 	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
 	case IR_OP_DOT: lower_dot(c, op); return;
 	case IR_OP_FOR: lower_for(c, op); return;

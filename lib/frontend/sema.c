@@ -245,6 +245,8 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 		const ir_type *t = v.ir->type;
 		if (!strcmp(name, "dtype"))
 			return sv_dtype(ir_type_elem(t));
+		if (!strcmp(name, "type")) /* a block type for a tile, the dtype for a scalar */
+			return sv_dtype(t);
 		if (!strcmp(name, "shape")) {
 			sval items[16];
 			int n = t->kind == IR_TILE ? t->rank : 0;
@@ -267,18 +269,10 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 		}
 		sema_fail(s, loc, "%s has no attribute '%s'", sv_describe(s, &v), name);
 	}
-	if (v.kind == SV_DTYPE) {
-		const ir_type *t = v.dtype;
-		if (!strcmp(name, "element_ty")) {
-			if (t->kind != IR_PTR)
-				sema_fail(s, loc, "'element_ty' needs a pointer dtype, got %s",
-					  sema_type_name(s, t));
-			return sv_dtype(t->elem);
-		}
-		if (!strcmp(name, "primitive_bitwidth"))
-			return sv_int(ir_type_bits(t));
-		sema_fail(s, loc, "dtype %s has no attribute '%s'", sema_type_name(s, t), name);
-	}
+	if (v.kind == SV_DTYPE)
+		return sema_dtype_attr(s, v.dtype, name, loc);
+	if (v.kind == SV_DESC)
+		return sema_desc_attr(s, &v, name, loc);
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */
@@ -749,6 +743,9 @@ typedef struct range_args {
 	srcloc loc[3];
 	int64_t num_stages; /* -1: unset */
 	int64_t unroll;     /* loop_unroll_factor, -1 unset */
+	/* tl.range's scheduling flags, recorded on the for op (docs/language.md says what
+	 * each does in tilecc) */
+	bool flatten, warp_specialize, disallow_acc_multi_buffer, disable_licm;
 	bool is_static;
 } range_args;
 
@@ -766,6 +763,7 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 	r->is_static = !strcmp(name, "static_range");
 	bool tl_range = (ns & SEMA_NS_TL) && !strcmp(name, "range");
 	r->num_stages = r->unroll = -1;
+	r->flatten = r->warp_specialize = r->disallow_acc_multi_buffer = r->disable_licm = false;
 	int n = it->call.nargs;
 	if (n < 1 || n > 3)
 		sema_fail(s, it->loc, "%s expects 1 to 3 positional arguments, got %d", name, n);
@@ -790,13 +788,21 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 	for (int i = 0; i < it->call.nkws; i++) {
 		const ast_keyword *k = &it->call.kws[i];
 		sval kv = eval(s, k->value);
+		if (kv.kind == SV_NONE && tl_range &&
+		    (!strcmp(k->name, "num_stages") || !strcmp(k->name, "loop_unroll_factor")))
+			continue; /* the defaults, spelled out */
 		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static))
 			r->num_stages = sema_expect_int(s, &kv, k->loc, "num_stages");
 		else if (!strcmp(k->name, "loop_unroll_factor") && tl_range)
 			r->unroll = sema_expect_int(s, &kv, k->loc, "loop_unroll_factor");
-		else if ((!strcmp(k->name, "flatten") || !strcmp(k->name, "warp_specialize") ||
-			  !strcmp(k->name, "disallow_acc_multi_buffer")) && tl_range)
-			; /* scheduling hints accepted, not used yet */
+		else if (!strcmp(k->name, "flatten") && tl_range)
+			r->flatten = sema_truth(s, &kv, k->loc);
+		else if (!strcmp(k->name, "warp_specialize") && tl_range)
+			r->warp_specialize = sema_truth(s, &kv, k->loc);
+		else if (!strcmp(k->name, "disallow_acc_multi_buffer") && tl_range)
+			r->disallow_acc_multi_buffer = sema_truth(s, &kv, k->loc);
+		else if (!strcmp(k->name, "disable_licm") && tl_range)
+			r->disable_licm = sema_truth(s, &kv, k->loc);
 		else
 			sema_fail(s, k->loc, "'%s' got an unexpected keyword argument '%s'", name, k->name);
 	}
@@ -899,6 +905,14 @@ static int exec_for(sema *s, const ast_stmt *st)
 		ir_op_set_int(s->ctx, op, "num_stages", r.num_stages);
 	if (r.unroll >= 0)
 		ir_op_set_int(s->ctx, op, "unroll", r.unroll);
+	if (r.flatten)
+		ir_op_set_bool(s->ctx, op, "flatten", true);
+	if (r.warp_specialize)
+		ir_op_set_bool(s->ctx, op, "warp_specialize", true);
+	if (r.disallow_acc_multi_buffer)
+		ir_op_set_bool(s->ctx, op, "disallow_acc_multi_buffer", true);
+	if (r.disable_licm)
+		ir_op_set_bool(s->ctx, op, "disable_licm", true);
 	ir_block *body = op->regions[0];
 	ir_value *iv = ir_block_add_arg(s->ctx, body, it, st->for_.target->name);
 	scope before = scope_copy(s, s->locals);
@@ -1209,12 +1223,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 			vals[j] = eval(s, p->def);
 			s->locals = l;
 		}
-		if (is_constexpr_annotation(s, p->annotation) && vals[j].kind == SV_IR)
-			sema_fail(s, j < npos && j >= (a->self ? 1 : 0) ? a->pos_loc[j - (a->self ? 1 : 0)]
-									 : a->loc,
-				  "argument '%s' of '%s' is a tl.constexpr, but %s is only known at run "
-				  "time",
-				  p->name, fn->name, sv_describe(s, &vals[j]));
+		/* a helper's tl.constexpr annotation does not force the argument: as in Triton, a
+		 * runtime value passed there is an ordinary value inside the helper (tutorial 06
+		 * passes tensors to `offs_m: tl.constexpr`); only uses that need a constant fail */
 		scope_set(s, &callee, p->name, vals[j]);
 	}
 	frame f = {.ret = {.kind = SV_UNDEF}};
@@ -1417,6 +1428,12 @@ static bool parse_type_entry(sema *s, const char *t, const ir_type **ty, int64_t
 	return true;
 }
 
+/* A parameter whose default is the literal None (bias_ptr=None). */
+static bool default_is_none(const ast_param *p)
+{
+	return p->def && p->def->kind == AST_NONE;
+}
+
 static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param_spec *ps,
 		       int *num_warps, int *num_stages)
 {
@@ -1467,14 +1484,19 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 		}
 		if (n <= 256)
 			n = npos_e;
-		int nruntime = 0;
-		for (int i = 0; i < np; i++)
+		int nruntime = 0, nrequired = 0;
+		for (int i = 0; i < np; i++) {
 			nruntime += !ps[i].is_constexpr;
+			nrequired += !ps[i].is_constexpr && !default_is_none(&fn->params[i]);
+		}
 		int nnamed = 0;
 		for (int i = 0; i < np; i++)
 			nnamed += ps[i].is_constexpr && ps[i].has_value;
 		/* positions: every parameter not given by name, or only the runtime ones */
 		bool all = n == np - nnamed, runtime_only = n == nruntime && !all;
+		/* the runtime parameters without the ones that default to None (those stay None) */
+		bool required_only = !all && !runtime_only && n == nrequired;
+		runtime_only |= required_only;
 		if (!all && !runtime_only) {
 			diag_error(s->d, (srcloc){sigfile, 1, 1, (uint32_t)strlen(spec->signature)},
 				   "the signature has %d entr%s but kernel '%s' has %d parameter%s "
@@ -1488,8 +1510,18 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 				continue;
 			if (ps[i].is_constexpr && ps[i].has_value)
 				continue; /* given by name */
+			if (required_only && default_is_none(&fn->params[i]))
+				continue; /* step 5 makes it None */
 			sig_entry *en = &e[k++];
 			srcloc el = {sigfile, 1, en->col, en->len ? en->len : 1};
+			if (!ps[i].is_constexpr && !strcmp(en->text, "None")) {
+				/* None for any parameter: Triton specializes it as a constexpr None */
+				ps[i].is_constexpr = true;
+				ps[i].has_value = true;
+				ps[i].value = sv_none();
+				ps[i].loc = el;
+				continue;
+			}
 			if (ps[i].is_constexpr) {
 				if (!parse_const_text(s, en->text, &ps[i].value))
 					sema_fail(s, el, "parameter '%s' is a tl.constexpr: the signature "
@@ -1524,7 +1556,10 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 		if (i == np)
 			sema_fail(s, fn->loc, "-D %s: kernel '%s' has no parameter named '%s'", nm,
 				  fn->name, nm);
-		if (!ps[i].is_constexpr)
+		if (!ps[i].is_constexpr && !strcmp(spec->defines[k].value, "None")) {
+			ps[i].is_constexpr = true; /* -D BIAS=None: specialized away, as in the signature */
+			ps[i].type = NULL;
+		} else if (!ps[i].is_constexpr)
 			sema_fail(s, fn->params[i].loc, "-D %s: parameter '%s' is not a tl.constexpr", nm,
 				  nm);
 		if (!parse_const_text(s, spec->defines[k].value, &ps[i].value))
@@ -1576,6 +1611,12 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 	/* 5. defaults, then complain about what is still missing */
 	for (int i = 0; i < np; i++) {
 		const ast_param *p = &fn->params[i];
+		if (!ps[i].is_constexpr && !ps[i].type && default_is_none(p)) {
+			/* bias_ptr=None with no type given: the constexpr None */
+			ps[i].is_constexpr = true;
+			ps[i].has_value = true;
+			ps[i].value = sv_none();
+		}
 		if (ps[i].is_constexpr && !ps[i].has_value && p->def) {
 			ps[i].value = eval(s, p->def);
 			ps[i].has_value = true;

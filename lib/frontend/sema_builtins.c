@@ -113,6 +113,9 @@ static const ir_type *cdtype(sema *s, const sval *v, srcloc loc, const char *wha
 	if (v->kind != SV_DTYPE)
 		sema_fail(s, loc, "'%s' must be a dtype such as tl.float32, got %s", what,
 			  sv_describe(s, v));
+	if (v->dtype->kind == IR_TILE) /* x.type of a tile: Triton's block_type */
+		sema_fail(s, loc, "'%s' must be a dtype such as tl.float32, got the block type %s", what,
+			  tname(s, v->dtype));
 	return v->dtype;
 }
 
@@ -1333,7 +1336,11 @@ HANDLER(bi_interleave)
 HANDLER(bi_cast)
 {
 	ir_value *x = sema_to_tensor(s, &sl[0], sl_loc[0]);
-	const ir_type *to = cdtype(s, &sl[1], sl_loc[1], "dtype");
+	/* a block type (y.type) casts to its element type, as Triton's cast takes .scalar */
+	sval dt = sl[1];
+	if (dt.kind == SV_DTYPE && dt.dtype->kind == IR_TILE)
+		dt = sv_dtype(dt.dtype->elem);
+	const ir_type *to = cdtype(s, &dt, sl_loc[1], "dtype");
 	if (to->kind == IR_TILE || is_block_ptr(to))
 		sema_fail(s, sl_loc[1], "cannot cast to %s", tname(s, to));
 	if (sema_cbool(s, &sl[3], sl_loc[3], "bitcast", false))
@@ -1483,6 +1490,8 @@ HANDLER(bi_range)
 #define TR SEMA_NS_TRITON
 #define PY SEMA_NS_PY
 #define PM SEMA_NS_PYMATH
+#define DT SEMA_NS_DTYPE
+#define DS SEMA_NS_DESC
 #define P(...) {__VA_ARGS__, NULL}
 
 const sema_builtin sema_builtins[] = {
@@ -1538,6 +1547,12 @@ const sema_builtin sema_builtins[] = {
 	{"split",            TL,       P("a"),                                                 1,   bi_split,                true},
 	{"join",             TL,       P("a", "b"),                                            2,   bi_join,                 false},
 	{"interleave",       TL,       P("a", "b"),                                            2,   bi_interleave,           false},
+	/* moving elements by index (sema_builtins_sort.c) */
+	{"gather",           TL,       P("src", "index", "axis"),                              3,   sema_bi_gather,          true},
+	{"flip",             TL,       P("x", "dim"),                                          1,   sema_bi_flip,            true},
+	{"sort",             TL,       P("x", "dim", "descending"),                            1,   sema_bi_sort,            true},
+	{"topk",             TL,       P("x", "k", "dim", "descending"),                       2,   sema_bi_topk,            true},
+	{"histogram",        TL,       P("input", "num_bins", "mask"),                         2,   sema_bi_histogram,       true},
 	/* element-wise math */
 	{"exp",              TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
 	{"exp2",             TL|TM,    P("x"),                                                 1,   sema_bi_math1,           true},
@@ -1622,6 +1637,53 @@ const sema_builtin sema_builtins[] = {
 	{"pointer_type",     TL,       P("element_ty", "address_space"),                       1,   bi_pointer_type,         false},
 	{"range",            TL|PY,    P("*args"),                                             0,   bi_range,                false},
 	{"static_range",     TL,       P("*args"),                                             0,   bi_range,                false},
+	/* tensor descriptors (sema_builtins_desc.c) */
+	{"make_tensor_descriptor", TL, P("base", "shape", "strides", "block_shape", "padding_option"),
+	                                                                                       4,   sema_bi_make_tensor_descriptor, false},
+	{"_experimental_make_tensor_descriptor", TL, P("base", "shape", "strides", "block_shape",
+	                                         "padding_option"),                            4,   sema_bi_make_tensor_descriptor, false},
+	{"load",             DS,       P("self", "offsets"),                                   2,   sema_bi_desc_method,     true},
+	{"store",            DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_add",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_min",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_max",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_and",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_or",        DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	{"atomic_xor",       DS,       P("self", "offsets", "value"),                          3,   sema_bi_desc_method,     true},
+	/* methods of dtypes (sema_dtype.c) */
+	{"is_fp8",          DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp8e4nv",      DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp8e4b8",      DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp8e4b15",     DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp8e5",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp8e5b16",     DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp16",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_bf16",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp32",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_fp64",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int1",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_bool",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int8",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int16",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int32",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int64",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_uint8",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_uint16",       DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_uint32",       DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_uint64",       DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_floating",     DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_standard_floating", DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int",          DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int_signed",   DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_int_unsigned", DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_ptr",          DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_block",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_const",        DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"is_void",         DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"get_block_shapes", DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"get_int_max_value", DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"get_int_min_value", DT,       P("self"),                                              1,   sema_bi_dtype_method,    true},
+	{"with_element_ty", DT,       P("self", "element_ty"),                                2,   sema_bi_dtype_method,    true},
 	/* Python builtins */
 	{"min",              PY,       P("*args"),                                             0,   sema_bi_py_minmax,       false},
 	{"max",              PY,       P("*args"),                                             0,   sema_bi_py_minmax,       false},
@@ -1709,6 +1771,10 @@ const ir_type *sema_dtype_by_name(sema *s, const char *name)
 
 static const char *qualname(sema *s, const sema_builtin *e, bool method)
 {
+	if (e->ns & SEMA_NS_DTYPE)
+		return arena_printf(s->a, "dtype.%s", e->name);
+	if (e->ns & SEMA_NS_DESC)
+		return arena_printf(s->a, "tensor_descriptor.%s", e->name);
 	if (method && !(e->ns & (SEMA_NS_TL | SEMA_NS_MATH)))
 		return arena_printf(s->a, "tensor.%s", e->name);
 	if (e->ns & SEMA_NS_TL)

@@ -81,6 +81,7 @@ const char *sv_describe(sema *s, const sval *v)
 	case SV_SLICE: return "a slice";
 	case SV_LAMBDA: return "a lambda";
 	case SV_PYMOD: return arena_printf(s->a, "the module %s", v->pymod->name);
+	case SV_DESC: return arena_printf(s->a, "a tensor descriptor of %s", sema_type_name(s, v->desc->base->type->elem));
 	}
 	return "a value";
 }
@@ -331,16 +332,33 @@ ir_value *sema_cast(sema *s, ir_value *x, const ir_type *to, bool bitcast, srclo
 
 /* ---- promotion ------------------------------------------------------------------------------ */
 
-/* Triton's kinds for the weak-scalar rule: bool < uint < int < float. */
+/* Triton's dtype.kind() for the weak-scalar rule: bool < integral < floating. Signed and
+ * unsigned integers are one kind, so a Python int never widens an integer tile
+ * (x_u32 % 7 is uint32, x_i8 + 1 is int8). */
 static int kind_rank(const ir_type *t)
 {
 	if (t->kind == IR_I1)
 		return 0;
 	if (ir_type_is_int(t))
-		return ir_type_is_signed(t) ? 2 : 1;
+		return 1;
 	if (ir_type_is_float(t))
-		return 3;
-	return 4;
+		return 2;
+	return 3;
+}
+
+/* The range of integer type t, as Triton's get_int_min_value/get_int_max_value (int1 is
+ * unsigned, 0..1). The maximum of uint64 does not fit: it is clamped to INT64_MAX, which
+ * only matters for constants that tilecc cannot represent anyway. */
+void sema_int_range(const ir_type *t, int64_t *lo, int64_t *hi)
+{
+	int bits = ir_type_bits(t);
+	if (ir_type_is_signed(t)) {
+		*lo = bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+		*hi = bits >= 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	} else {
+		*lo = 0;
+		*hi = bits >= 63 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+	}
 }
 
 /* C's usual arithmetic conversions, as Triton applies them to integer types. */
@@ -412,6 +430,17 @@ void sema_arith_operands(sema *s, sval l, sval r, bool div_or_mod, ir_value **lo
 		sema_fail(s, loc,
 			  "cannot use '%s' between an unsigned tensor and a negative constant; cast one "
 			  "of them explicitly", opname);
+	/* a Python int that the computation type cannot hold is an error, as in Triton
+	 * (x_i8 + 300), not a silent wrap */
+	if (ir_type_is_int(ct)) {
+		int64_t lo, hi;
+		sema_int_range(ct, &lo, &hi);
+		const sval *w[2] = {&l, &r};
+		for (int i = 0; i < 2; i++)
+			if (w[i]->kind == SV_INT && (w[i]->i < lo || w[i]->i > hi))
+				sema_fail(s, loc, "the constant %lld is out of range for %s in '%s'",
+					  (long long)w[i]->i, sema_type_name(s, ct), opname);
+	}
 	*lo = l.kind == SV_IR ? sema_cast(s, l.ir, ct, false, loc) : sema_to_ir(s, &l, ct, loc);
 	*ro = r.kind == SV_IR ? sema_cast(s, r.ir, ct, false, loc) : sema_to_ir(s, &r, ct, loc);
 	sema_broadcast_pair(s, lo, ro, loc, opname);
@@ -612,16 +641,14 @@ sval sema_binary(sema *s, ast_binop op, sval l, sval r, srcloc loc)
 			code = op == AST_FLOORDIV ? IR_OP_DIVI : IR_OP_REMI;
 		break;
 	case AST_BITAND: case AST_BITOR: case AST_BITXOR: case AST_LSHIFT: case AST_RSHIFT: {
-		a = sema_to_ir(s, &l, NULL, loc);
-		b = sema_to_ir(s, &r, NULL, loc);
-		const ir_type *ta = ir_type_elem(a->type), *tb = ir_type_elem(b->type);
+		/* Triton's bitwise_op_type_checking_impl: the arithmetic promotion (a Python int
+		 * is weak: x_u8 & 0xF0 stays uint8), then both must be integers */
+		const ir_type *ta = l.kind == SV_IR ? ir_type_elem(l.ir->type) : sema_number_type(s, &l);
+		const ir_type *tb = r.kind == SV_IR ? ir_type_elem(r.ir->type) : sema_number_type(s, &r);
 		if (!ir_type_is_int(ta) || !ir_type_is_int(tb))
 			sema_fail(s, loc, "operator '%s' needs integer operands, got %s and %s", opname,
 				  sema_type_name(s, ta), sema_type_name(s, tb));
-		const ir_type *ct = int_promote(ta, tb);
-		a = sema_cast(s, a, ct, false, loc);
-		b = sema_cast(s, b, ct, false, loc);
-		sema_broadcast_pair(s, &a, &b, loc, opname);
+		sema_arith_operands(s, l, r, false, &a, &b, loc, opname);
 		code = op == AST_BITAND ? IR_OP_ANDI : op == AST_BITOR ? IR_OP_ORI
 			: op == AST_BITXOR ? IR_OP_XORI : op == AST_LSHIFT ? IR_OP_SHLI : IR_OP_SHRI;
 		break;
@@ -694,8 +721,8 @@ sval sema_compare(sema *s, ast_cmpop op, sval l, sval r, srcloc loc)
 {
 	const char *opname = ast_cmpop_str(op);
 	if (op == AST_IS || op == AST_ISNOT) {
-		if (l.kind == SV_IR || r.kind == SV_IR)
-			sema_fail(s, loc, "'%s' can only compare compile-time values (such as None)", opname);
+		/* Python identity, folded at compile time as Triton folds it: a tensor is never
+		 * None (x is None is False), and is only itself */
 		bool eq = sv_equal(&l, &r) && (l.kind == r.kind);
 		return sv_bool(op == AST_IS ? eq : !eq);
 	}

@@ -33,6 +33,7 @@ typedef enum sval_kind {
 	SV_SLICE,   /* a ':' inside a subscript (only full slices are meaningful) */
 	SV_LAMBDA,  /* lambda: only inside decorators */
 	SV_PYMOD,   /* pymod: a Python module of the search path (import pkg.utils as u) */
+	SV_DESC,    /* desc: a tensor descriptor (tl.make_tensor_descriptor) */
 } sval_kind;
 
 /* The modules tilecc provides itself: triton, triton.language (and .core), its math and
@@ -43,6 +44,16 @@ typedef enum sema_module_id {
 
 typedef struct sema_pymod sema_pymod;
 struct sema;
+
+/* A tensor descriptor made in the kernel (sema_builtins_desc.c): a global tensor's base,
+ * runtime shape (int32) and strides (int64), and the block an access moves. */
+typedef struct sema_desc {
+	int rank;
+	ir_value *base;
+	ir_value *shape[5], *strides[5];
+	int64_t block[5];
+	bool pad_nan; /* padding_option="nan": out-of-bounds reads give NaN */
+} sema_desc;
 
 typedef struct sval sval;
 struct sval {
@@ -67,6 +78,7 @@ struct sval {
 		} method;
 		const ast_expr *lambda;
 		sema_pymod *pymod;
+		const sema_desc *desc;
 	};
 };
 
@@ -199,6 +211,8 @@ sval sema_unary(sema *s, ast_unop op, sval x, srcloc loc);
  * broadcast to one shape. div_or_mod selects the fp16/bf16 -> fp32 rule. */
 void sema_arith_operands(sema *s, sval l, sval r, bool div_or_mod, ir_value **lo, ir_value **ro,
 			 srcloc loc, const char *opname);
+/* The range of integer type t (int1: 0..1; uint64's maximum clamped to INT64_MAX). */
+void sema_int_range(const ir_type *t, int64_t *lo, int64_t *hi);
 /* Structural equality of compile-time values; SV_IR values are equal when identical. */
 bool sema_sv_equal(const sval *a, const sval *b);
 /* Element-wise maximum / minimum (tl.maximum, the reductions' combiners). */
@@ -245,6 +259,8 @@ enum {
 	SEMA_NS_TRITON = 4,  /* triton.name */
 	SEMA_NS_PY = 8,      /* Python builtins: min, max, range, float, int, len, ... */
 	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
+	SEMA_NS_DTYPE = 32,  /* methods of dtype objects: x.dtype.is_fp16() (sema_dtype.c) */
+	SEMA_NS_DESC = 64,   /* methods of tensor descriptors: desc.load() (sema_builtins_desc.c) */
 };
 
 extern const sema_builtin sema_builtins[];
@@ -296,6 +312,24 @@ SEMA_HANDLER(sema_bi_philox);
 SEMA_HANDLER(sema_bi_random);
 SEMA_HANDLER(sema_bi_uint_to_uniform_float);
 SEMA_HANDLER(sema_bi_pair_uniform_to_normal);
+/* sema_builtins_sort.c */
+SEMA_HANDLER(sema_bi_gather);
+SEMA_HANDLER(sema_bi_flip);
+SEMA_HANDLER(sema_bi_sort);
+SEMA_HANDLER(sema_bi_topk);
+SEMA_HANDLER(sema_bi_histogram);
+/* sema_builtins_desc.c */
+SEMA_HANDLER(sema_bi_make_tensor_descriptor);
+SEMA_HANDLER(sema_bi_desc_method);
+/* The attribute `name` of the descriptor v: a method bound to it, or block_shape, dtype,
+ * block_type, shape, strides. */
+sval sema_desc_attr(sema *s, const sval *v, const char *name, srcloc loc);
+/* sema_dtype.c */
+SEMA_HANDLER(sema_bi_dtype_method);
+
+/* The attribute `name` of the type t (x.dtype.name, ptr.type.element_ty, x.type.shape, or a
+ * method such as is_fp16 bound to t), as Triton's dtype objects have them (sema_dtype.c). */
+sval sema_dtype_attr(sema *s, const ir_type *t, const char *name, srcloc loc);
 
 /* The Python-visible name of builtin id ("exp", "max"). */
 static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }

@@ -318,6 +318,36 @@ static void rule_join(verifier *v, const ir_op *op)
 		err(v, op, "result '%s' is not '%s' with a trailing dimension 2", tn(v, r), tn(v, a));
 }
 
+/* gather %src, %index {axis}: result[..., j, ...] = src[..., index[..., j, ...], ...] along
+ * axis; index is an integer tile of src's rank whose dims other than axis are src's, and the
+ * result has index's shape and src's element type. */
+static void rule_gather(verifier *v, const ir_op *op)
+{
+	const ir_type *a = opt(op, 0), *x = opt(op, 1), *r = rest(op, 0);
+	const ir_attr *ax = need_attr(v, op, "axis", IR_ATTR_INT, "an integer");
+	if (!ax)
+		return;
+	if (!is_tile(a) || !is_tile(x) || a->rank != x->rank || !ir_type_is_int(x->elem)) {
+		err(v, op, "needs a source tile and an integer index tile of the same rank, got '%s' "
+			   "and '%s'", tn(v, a), tn(v, x));
+		return;
+	}
+	if (ax->i < 0 || ax->i >= a->rank) {
+		err(v, op, "axis %lld is out of range for '%s'", (long long)ax->i, tn(v, a));
+		return;
+	}
+	for (int d = 0; d < a->rank; d++)
+		if (d != ax->i && a->shape[d] != x->shape[d]) {
+			err(v, op, "index '%s' differs from source '%s' in dimension %d (only the axis may)",
+			    tn(v, x), tn(v, a), d);
+			return;
+		}
+	if (!is_tile(r) || r->elem != a->elem || r->rank != x->rank ||
+	    memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)r->rank))
+		err(v, op, "result '%s' must have the index's shape and the source's element type",
+		    tn(v, r));
+}
+
 static void rule_split(verifier *v, const ir_op *op)
 {
 	const ir_type *a = opt(op, 0);
@@ -747,6 +777,7 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_TRANS: rule_trans(v, op); break;
 	case V_JOIN: rule_join(v, op); break;
 	case V_SPLIT: rule_split(v, op); break;
+	case V_GATHER: rule_gather(v, op); break;
 	case V_SAME_INT: rule_same_elem(v, op, true); break;
 	case V_SAME_FLOAT: rule_same_elem(v, op, false); break;
 	case V_LDEXP: rule_ldexp(v, op); break;

@@ -118,6 +118,9 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 		return ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem);
 	case IR_OP_JOIN:
 		return 2 * gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem));
+	case IR_OP_GATHER: /* the source, then the index */
+		return gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem)) +
+		       ir_type_numel(op->operands[1]->type) * gpu_elem_bytes(op->operands[1]->type->elem);
 	case IR_OP_REDUCE:
 	case IR_OP_SCAN:
 		if (op->code == IR_OP_REDUCE && gpu_slice_reduce_bytes(op) >= 0)

@@ -1,4 +1,4 @@
-/* bench.c: the five benchmark kernels (bench/kernels/*.py: vadd, softmax fp32, layernorm
+/* bench.c: the five benchmark kernels (bench/kernels: vadd, softmax fp32, layernorm
  * fp16, matmul fp16 with fp32 accumulation, attention fp16) at their benchmark constexprs
  * but small, awkward problem sizes, each against a float64 reference in C. The "_hint"
  * variants use the exact benchmark signature (":16" on sizes and strides) and run at sizes

@@ -52,7 +52,7 @@ foreach(abc i8:i32:i32 i32:u32:u32 i32:i64:i64 u8:i16:i16 i8:u8:u8 u16:i64:i64 u
 endforeach()
 e2e_kernel(elementwise weak_int_i8 elementwise.py weak_int "*i8, *i8, i32, 256")
 e2e_kernel(elementwise weak_int_i16 elementwise.py weak_int "*i16, *i16, i32, 256")
-e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *i32, i32, 256")
+e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *u8, i32, 256")
 
 # ---- convert.c: .to() between dtypes (value conversions and bitcasts).
 foreach(ab fp32:fp16 fp16:fp32 fp32:bf16 bf16:fp32 fp16:bf16 bf16:fp16 fp64:fp32 fp32:fp64
@@ -133,3 +133,29 @@ foreach(t fp32 fp64)
   e2e_kernel(libdevice ld_unary_${t} libdevice.py unary "*${t}, *${t}, i32, 128")
   e2e_kernel(libdevice ld_binary_${t} libdevice.py binary "*${t}, *${t}, *i32, *${t}, *i32, i32, 128")
 endforeach()
+
+# ---- surface.c: optional pointers (None), dtype queries, constexpr-annotated helper
+# parameters fed with tensors, tl.range keywords, weak Python ints.
+e2e_kernel(surface bias_fp32 surface.py opt_bias "*fp32, *fp32, *fp32, i32, None, 128")
+e2e_kernel(surface nobias_fp32 surface.py opt_bias "*fp32, None, *fp32, i32")
+e2e_kernel(surface scaled_fp32 surface.py opt_bias "*fp32, None, *fp32, i32, *fp32, 64")
+e2e_kernel(surface bias_fp16 surface.py opt_bias "*fp16, *fp16, *fp16, i32, None, 128")
+foreach(t u8 u16 u32 u64 i8 i16 i32)
+  e2e_kernel(surface weak_${t} surface.py weak_ints "*${t}, *${t}, i32, 128")
+endforeach()
+
+# ---- sort.c: tl.sort, tl.topk, tl.flip, tl.gather, tl.histogram.
+#   sort_rows(x, out, top, M, N, BM, BN, DESC, K)
+e2e_kernel(sort sort_fp32 sort.py sort_rows "*fp32, *fp32, *fp32, i32, i32, 8, 64, 0, 16")
+e2e_kernel(sort sort_fp32_desc sort.py sort_rows "*fp32, *fp32, *fp32, i32, i32, 8, 64, 1, 16")
+e2e_kernel(sort sort_fp16_desc sort.py sort_rows "*fp16, *fp16, *fp16, i32, i32, 8, 64, 1, 1")
+e2e_kernel(sort sort_bf16 sort.py sort_rows "*bf16, *bf16, *bf16, i32, i32, 8, 64, 0, 1")
+e2e_kernel(sort sort_i32_desc sort.py sort_rows "*i32, *i32, *i32, i32, i32, 4, 32, 1, 8")
+e2e_kernel(sort sort_u8 sort.py sort_rows "*u8, *u8, *u8, i32, i32, 4, 32, 0, 8")
+e2e_kernel(sort gather_flip sort.py gather_flip "*fp32, *i32, *i64, *fp32, *fp32, *fp32, *fp32, 8, 16, 32")
+e2e_kernel(sort hist_i32 sort.py hist "*i32, *i32, i32, 64, 256")
+e2e_kernel(sort hist_u8 sort.py hist "*u8, *i32, i32, 64, 256")
+e2e_kernel(sort hist_i64 sort.py hist "*i64, *i32, i32, 64, 256")
+
+# ---- desc.c: tensor descriptors (tl.make_tensor_descriptor, load, store, atomic_add).
+e2e_kernel(desc desc_fp32 desc.py desc_copy "*fp32, *fp32, *fp32, i32, i32, i32, i32, i32:1, 16, 32")

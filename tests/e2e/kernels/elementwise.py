@@ -86,9 +86,8 @@ def mixed(x_ptr, y_ptr, add_ptr, mul_ptr, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def weak_int(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    # a Python int keeps a narrow signed integer's dtype (int8 + 1 stays int8 and wraps);
-    # with an unsigned tensor it takes part in the promotion (uint8 + 1 is int32), as in
-    # Triton, where a scalar of a higher kind (int > uint) is not weak
+    # a Python int keeps a narrow integer's dtype (int8 + 1 stays int8 and wraps, uint8 + 1
+    # stays uint8), as in Triton 3.x, where signed and unsigned integers are one kind
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)
