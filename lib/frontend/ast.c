@@ -180,7 +180,10 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 		strbuf_printf(out, "(name %s)", e->name);
 		break;
 	case AST_INT:
-		strbuf_printf(out, "(int %lld)", (long long)e->ival);
+		if (e->int_big)
+			strbuf_puts(out, "(int big)");
+		else
+			strbuf_printf(out, "(int %lld)", (long long)e->ival);
 		break;
 	case AST_FLOAT:
 		strbuf_puts(out, "(float ");
@@ -270,7 +273,8 @@ void ast_dump_expr(strbuf *out, const ast_expr *e)
 		strbuf_puts(out, "(dict");
 		for (int i = 0; i < e->dict.n; i++) {
 			if (!e->dict.keys[i]) {
-				dump_wrap(out, " (dstar", e->dict.values[i]);
+				strbuf_putc(out, ' ');
+				dump_wrap(out, "dstar", e->dict.values[i]);
 				continue;
 			}
 			strbuf_puts(out, " (");

@@ -22,6 +22,7 @@
  * -I directories, then TILECC_PATH. A module is pkg/mod.py or pkg/mod/__init__.py, read
  * and parsed once per compilation. triton, triton.language and its submodules, and math
  * are tilecc's own (sema_module_id); other triton modules are host-only. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +206,10 @@ void sema_modules_init(sema *s, const sema_spec *spec)
 	size_t bl = strlen(base);
 	char *modname = arena_strndup(s->a, base, bl > 3 && !strcmp(base + bl - 3, ".py") ? bl - 3 : bl);
 	t->dirs[t->ndirs++] = dir;
-	char *root = dir;
+	/* walk up an absolute path, so that "kern.py" in a package directory finds it */
+	char *abs = realpath(dir, NULL);
+	char *root = abs ? arena_strdup(s->a, abs) : dir;
+	free(abs);
 	char *pkg = arena_strdup(s->a, "");
 	for (int guard = 0; guard < 64; guard++) {
 		if (!file_exists(path_join(s, root, "__init__.py")))
@@ -218,7 +222,7 @@ void sema_modules_init(sema *s, const sema_spec *spec)
 		root = sl ? (sl == root ? arena_strdup(s->a, "/") : arena_strndup(s->a, root, (size_t)(sl - root)))
 			  : arena_strdup(s->a, ".");
 	}
-	if (strcmp(root, dir))
+	if (*pkg)
 		t->dirs[t->ndirs++] = root;
 	for (size_t i = 0; i < spec->nsearch_dirs; i++)
 		t->dirs[t->ndirs++] = spec->search_dirs[i];

@@ -31,24 +31,26 @@ _modules = {}
 
 
 def triton_module(file):
-    """The tutorial's imports and @triton.jit functions (with their decorators), executed from
-    the published file under its own name so that Triton reads their source from it; the
-    tutorial's host code (tests, benchmarks) is left out."""
+    """The tutorial's module without its host-side actions: imports, definitions (functions,
+    classes) and module-level assignments and conditionals (each on its own, one that fails
+    is skipped), executed from the published file under its own name so that Triton reads the
+    kernels' source from it. Bare expressions (the tests and benchmarks the tutorial runs)
+    are left out."""
     if file not in _modules:
         path = os.path.join(DIR, file)
         tree = ast.parse(open(path).read(), path)
         keep = []
         for st in tree.body:
-            if isinstance(st, (ast.Import, ast.ImportFrom)):
+            if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Try)):
                 keep.append(st)
-            elif isinstance(st, ast.FunctionDef) and any("jit" in ast.unparse(d) or "autotune" in ast.unparse(d)
-                                                        or "heuristics" in ast.unparse(d)
-                                                        for d in st.decorator_list):
-                keep.append(st)
-            elif isinstance(st, ast.Try):
-                keep.append(st)  # optional imports (apex, libdevice)
+            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If)):
+                guard = ast.Try(body=[st], handlers=[ast.ExceptHandler(type=ast.Name("Exception", ast.Load()),
+                                                                        name=None, body=[ast.Pass()])],
+                                orelse=[], finalbody=[])
+                keep.append(ast.copy_location(guard, st))
+        tree = ast.fix_missing_locations(ast.Module(body=keep, type_ignores=[]))
         ns = {"__name__": "tutorial_" + file.split("-")[0], "__file__": path}
-        exec(compile(ast.Module(body=keep, type_ignores=[]), path, "exec"), ns)
+        exec(compile(tree, path, "exec"), ns)
         _modules[file] = ns
     return _modules[file]
 

@@ -1,5 +1,6 @@
 # lit configuration for tilecc: RUN lines use %tilecc, FileCheck and not.
 import os
+import sys
 import lit.formats
 
 config.name = "tilecc"
@@ -15,6 +16,7 @@ if site:
 config.test_exec_root = os.path.join(config.tilecc_obj_root, "tests", "lit-out")
 config.substitutions.append(("%tilecc", config.tilecc_bin))
 config.substitutions.append(("%bench", config.bench_dir))
+config.substitutions.append(("%python", sys.executable))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 # ptxas (the CUDA toolkit) turns PTX into cubins; tests that need it say REQUIRES: ptxas

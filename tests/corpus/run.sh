@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# run.sh: compiles the published Triton corpus with tilecc, by hand (not in CI).
+#
+#   tests/corpus/run.sh TRITON_CHECKOUT FLAGGEMS_CHECKOUT
+#
+# Every @triton.jit function of Triton's tutorials 01-09 (python/tutorials/0[1-9]-*.py)
+# and of FlagGems' src/flag_gems/ops/*.py and src/flag_gems/fused/*.py is listed with
+# `tilecc --list-kernels` (which must parse every file). Each kernel with a row in
+# signatures.tsv (next to this script) is compiled as published for x86-64 (-o .so) and
+# for sm_90 (-o .ptx). Prints a table, a summary, and the failures grouped by their first
+# diagnostic. FlagGems' @pointwise_dynamic functions (its generated kernels) are counted
+# apart. TILECC=path overrides the compiler (default: build/tools/tilecc/tilecc).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+triton=${1:?usage: run.sh TRITON_CHECKOUT FLAGGEMS_CHECKOUT}
+flaggems=${2:?usage: run.sh TRITON_CHECKOUT FLAGGEMS_CHECKOUT}
+tilecc=${TILECC:-$here/../../build/tools/tilecc/tilecc}
+tsv=$here/signatures.tsv
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+files=()
+for f in "$triton"/python/tutorials/0[1-9]-*.py; do files+=("triton:${f#$triton/}"); done
+for f in "$flaggems"/src/flag_gems/ops/*.py "$flaggems"/src/flag_gems/fused/*.py; do
+	files+=("flaggems:${f#$flaggems/}")
+done
+
+path_of() { case $1 in triton:*) echo "$triton/${1#triton:}";; flaggems:*) echo "$flaggems/${1#flaggems:}";; esac; }
+
+# the names of the functions decorated with @pointwise_dynamic in a file
+pointwise_names() {
+	awk '/^[ \t]*@pointwise_dynamic/ {pd = 1} /^[ \t]*def / && pd {sub(/^[ \t]*def /, ""); sub(/\(.*/, ""); print; pd = 0}' "$1"
+}
+
+nfiles=0 nparse=0 nkern=0 npd=0 nnosig=0 nx86=0 nsm90=0 nrows=0
+: > "$work/fail"
+printf '%-58s %-36s %-5s %-5s %s\n' FILE KERNEL X86 SM90 "FIRST DIAGNOSTIC" > "$work/table"
+for key in "${files[@]}"; do
+	src=$(path_of "$key")
+	nfiles=$((nfiles + 1))
+	if ! "$tilecc" "$src" --list-kernels > "$work/list" 2> "$work/err"; then
+		printf '%-58s %-36s %-5s %-5s %s\n' "$key" "(file)" parse - "$(grep -m1 error: "$work/err")" >> "$work/table"
+		echo "parse: $(grep -m1 -o 'error: .*' "$work/err")" >> "$work/fail"
+		continue
+	fi
+	nparse=$((nparse + 1))
+	pointwise_names "$src" > "$work/pd"
+	for k in $(grep -v '^ ' "$work/list" | awk '{print $1}'); do
+		if grep -qx "$k" "$work/pd"; then npd=$((npd + 1)); continue; fi
+		nkern=$((nkern + 1))
+		row=$(awk -F'\t' -v f="$key" -v k="$k" '$1 == f && $2 == k {print; exit}' "$tsv")
+		if [ -z "$row" ]; then
+			nnosig=$((nnosig + 1))
+			continue
+		fi
+		nrows=$((nrows + 1))
+		sig=$(printf '%s' "$row" | cut -f3)
+		defs=$(printf '%s' "$row" | cut -f4)
+		dargs=()
+		if [ -n "$defs" ] && [ "$defs" != - ]; then for d in $defs; do dargs+=(-D "$d"); done; fi
+		r86=ok r90=ok first=
+		if ! "$tilecc" "$src" -k "$k" -s "$sig" "${dargs[@]}" -o "$work/k.so" 2> "$work/e86"; then
+			r86=FAIL
+			first=$(grep -m1 -E 'error' "$work/e86")
+			echo "$(grep -m1 -o -E '(internal )?error: .*' "$work/e86" || echo 'error: (no message)')" >> "$work/fail"
+		else
+			nx86=$((nx86 + 1))
+		fi
+		if ! "$tilecc" "$src" -k "$k" -s "$sig" "${dargs[@]}" --target=sm_90 -o "$work/k.ptx" 2> "$work/e90"; then
+			r90=FAIL
+			[ -n "$first" ] || first=$(grep -m1 -E 'error' "$work/e90")
+			[ "$r86" = FAIL ] || echo "sm_90 only: $(grep -m1 -o -E '(internal )?error: .*' "$work/e90")" >> "$work/fail"
+		else
+			nsm90=$((nsm90 + 1))
+		fi
+		printf '%-58s %-36s %-5s %-5s %s\n' "$key" "$k" "$r86" "$r90" "${first#$src:}" >> "$work/table"
+	done
+done
+cat "$work/table"
+echo
+echo "files: $nfiles, parsed (--list-kernels): $nparse"
+echo "@triton.jit functions (plain): $nkern; @pointwise_dynamic (generated, not compiled here): $npd"
+echo "with a signature row: $nrows; without (helpers, or rows still to write): $nnosig"
+echo "compiled: x86-64 $nx86/$nrows, sm_90 $nsm90/$nrows"
+echo
+echo "failures by first diagnostic (names and numbers kept):"
+sed -E 's/^(sm_90 only: )?(internal )?error: //' "$work/fail" | sort | uniq -c | sort -rn

@@ -1,0 +1,3 @@
+from .cyc_b import Y
+
+X = Y + 1

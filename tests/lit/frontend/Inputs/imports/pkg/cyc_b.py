@@ -1,0 +1,3 @@
+from .cyc_a import X
+
+Y = X + 1
