@@ -3,6 +3,7 @@
  * form for what Triton emits (predicated loads, div.full); libdevice for the math that
  * has no approximate instruction. */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "backends/nvptx/nvptx.h"
@@ -166,8 +167,11 @@ static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef *a)
 	if (!lib[op->code].always && !f64)
 		return NULL;
 	const char *fn = lib[op->code].name[f64];
-	if (op->code == IR_OP_ILOGB)
-		return cg_call_ext(c, fn, c->t_i32, a, 1);
+	if (op->code == IR_OP_ILOGB) { /* 0 and NaN: INT_MIN, as on the other targets */
+		LLVMValueRef r = cg_call_ext(c, fn, c->t_i32, a, 1);
+		LLVMValueRef z = LLVMBuildFCmp(c->b, LLVMRealUEQ, x, LLVMConstNull(LLVMTypeOf(x)), "");
+		return LLVMBuildSelect(c->b, z, cg_i32(c, INT32_MIN), r, "");
+	}
 	return cg_call_ext(c, fn, LLVMTypeOf(x), a, (unsigned)op->noperands);
 }
 
