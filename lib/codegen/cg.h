@@ -22,6 +22,7 @@ typedef struct cg {
 	ir_ptrmap layouts;        /* GPU: tile type -> its parsed layout (lower_gpu.c) */
 	arena *a;                 /* the compilation's arena, for lowering records */
 	diag_engine *d;
+	int llvm_errors; /* errors LLVM reported through the context (inline assembly) */
 	const ir_func *f;
 	struct axis_info *ai;     /* contiguity facts, NULL when not computed */
 	bool reassoc;             /* inside a reduction's combine: FP ops may reassociate */

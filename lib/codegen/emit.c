@@ -211,12 +211,26 @@ static int link_shared(diag_engine *d, const codegen_opts *o, const char *obj, s
 
 /* ---- one compilation's LLVM state -------------------------------------------------------- */
 
+/* LLVM's errors during code generation (an inline assembly the target's assembler
+ * rejects) become tilecc errors; without a handler LLVM would print them and exit. */
+static void llvm_diag(LLVMDiagnosticInfoRef di, void *p)
+{
+	cg *c = p;
+	if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
+		return;
+	char *m = LLVMGetDiagInfoDescription(di);
+	diag_error(c->d, SRCLOC_NONE, "LLVM code generation: %s", m ? m : "an error");
+	LLVMDisposeMessage(m);
+	c->llvm_errors++;
+}
+
 static void cg_open(cg *c, diag_engine *d, arena *a, const ir_module *m)
 {
 	memset(c, 0, sizeof *c);
 	c->d = d;
 	c->a = a;
 	c->ctx = LLVMContextCreate();
+	LLVMContextSetDiagnosticHandler(c->ctx, llvm_diag, c);
 	c->mod = LLVMModuleCreateWithNameInContext(m->funcs ? m->funcs->name : "kernel", c->ctx);
 	c->b = LLVMCreateBuilderInContext(c->ctx);
 	c->t_void = LLVMVoidTypeInContext(c->ctx);
@@ -351,6 +365,10 @@ static int emit_module(cg *c, LLVMTargetMachineRef tm, tilecc_emit emit, char **
 	if (LLVMTargetMachineEmitToMemoryBuffer(tm, c->mod, ft, &err, &mb)) {
 		diag_internal(c->d, "LLVM code generation failed: %s", err);
 		LLVMDisposeMessage(err);
+		return 1;
+	}
+	if (c->llvm_errors) {
+		LLVMDisposeMemoryBuffer(mb);
 		return 1;
 	}
 	size_t n = LLVMGetBufferSize(mb);
@@ -610,6 +628,7 @@ static void init_amdgpu(void)
 	LLVMInitializeAMDGPUTarget();
 	LLVMInitializeAMDGPUTargetMC();
 	LLVMInitializeAMDGPUAsmPrinter();
+	LLVMInitializeAMDGPUAsmParser(); /* inline assembly (tl.inline_asm_elementwise) in HSACOs */
 	done = 1;
 }
 

@@ -868,6 +868,37 @@ static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLV
 		out[k] = get(c, y->operands[k]);
 }
 
+/* inline_asm: GPU assembly cannot run here; the op's CPU variant (its region, from
+ * cpu=FN) runs element by element instead, and without one the kernel is refused. */
+static void lower_inline_asm(cg *c, const ir_op *op)
+{
+	const ir_block *body = op->regions[0];
+	const ir_op *y = cg_terminator(body);
+	const ir_type *rt = op->results[0].type;
+	if (!y || y->noperands != 1)
+		cg_fail(c, op, "tl.inline_asm_elementwise cannot run on a CPU target: give a CPU "
+			       "variant with cpu=FN (a @triton.jit function of the same arguments; "
+			       "docs/language.md)");
+	LLVMValueRef in[16], out[1];
+	int n = op->noperands < 16 ? op->noperands : 16;
+	if (!is_tile(rt)) {
+		for (int k = 0; k < n; k++)
+			in[k] = get(c, op->operands[k]);
+		combine(c, body, in, n, out);
+		set(c, &op->results[0], out[0]);
+		return;
+	}
+	cgloop l;
+	LLVMValueRef buf = alloc_tile(c, rt);
+	LLVMValueRef i = loop_open(c, &l, numel(rt));
+	for (int k = 0; k < n; k++)
+		in[k] = elem(c, op->operands[k], i);
+	combine(c, body, in, n, out);
+	store_elem(c, buf, rt->elem, i, out[0]);
+	loop_close(c, &l);
+	set(c, &op->results[0], buf);
+}
+
 static void lower_reduce_scan(cg *c, const ir_op *op)
 {
 	int n = op->noperands;
@@ -1385,6 +1416,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
 	case IR_OP_DOT: lower_dot(c, op); return;
 	case IR_OP_REDUCE: case IR_OP_SCAN: lower_reduce_scan(c, op); return;
+	case IR_OP_INLINE_ASM: lower_inline_asm(c, op); return;
 	case IR_OP_FOR: lower_for(c, op); return;
 	case IR_OP_IF: lower_if(c, op); return;
 	case IR_OP_WHILE: lower_while(c, op); return;

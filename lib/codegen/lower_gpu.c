@@ -486,6 +486,39 @@ static void lower_gather(cg *c, const ir_op *op)
 	put(c, &op->results[0], r);
 }
 
+/* inline_asm: Triton's element-wise inline assembly, one LLVM inline-asm call per element
+ * this thread holds (the operands are canonical tiles of the result's shape, or scalars).
+ * Not pure (is_pure=False): marked with side effects, so LLVM neither drops nor merges it. */
+static void lower_inline_asm(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type;
+	const char *text = ir_op_attr(op, "asm")->s, *cons = ir_op_attr(op, "constraints")->s;
+	bool pure = ir_op_int(op, "pure", 0) != 0;
+	int n = op->noperands;
+	if (n > 16)
+		cg_fail(c, op, "inline assembly with more than 16 operands is not supported");
+	LLVMTypeRef pt[16];
+	for (int k = 0; k < n; k++)
+		pt[k] = cg_scalar_type(c, ir_type_elem(op->operands[k]->type));
+	LLVMTypeRef ft = LLVMFunctionType(cg_scalar_type(c, ir_type_elem(rt)), pt, (unsigned)n, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons, strlen(cons),
+					   !pure, 0, LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef a[16];
+	if (!is_tile(rt)) {
+		for (int k = 0; k < n; k++)
+			a[k] = sget(c, op->operands[k]);
+		put(c, &op->results[0], LLVMBuildCall2(c->b, ft, fn, a, (unsigned)n, ""));
+		return;
+	}
+	gtile *r = new_tile(c, slots(c, rt));
+	for (int e = 0; e < r->n; e++) {
+		for (int k = 0; k < n; k++)
+			a[k] = opnd(c, op->operands[k], e);
+		r->v[e] = LLVMBuildCall2(c->b, ft, fn, a, (unsigned)n, "");
+	}
+	put(c, &op->results[0], r);
+}
+
 static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 {
 	const ir_type *rt = op->results[res].type;
@@ -1557,6 +1590,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_SCAN: lower_scan(c, op); return;
 	case IR_OP_JOIN: case IR_OP_SPLIT: lower_join_split(c, op); return;
 	case IR_OP_GATHER: lower_gather(c, op); return;
+	case IR_OP_INLINE_ASM: lower_inline_asm(c, op); return;
 	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
 	case IR_OP_DOT: lower_dot(c, op); return;
 	case IR_OP_FOR: lower_for(c, op); return;

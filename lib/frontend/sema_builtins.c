@@ -1637,6 +1637,8 @@ const sema_builtin sema_builtins[] = {
 	{"pointer_type",     TL,       P("element_ty", "address_space"),                       1,   bi_pointer_type,         false},
 	{"range",            TL|PY,    P("*args"),                                             0,   bi_range,                false},
 	{"static_range",     TL,       P("*args"),                                             0,   bi_range,                false},
+	{"inline_asm_elementwise", TL, P("asm", "constraints", "args", "dtype", "is_pure", "pack",
+	                                 "cpu"),                                               6,   sema_bi_inline_asm,      false},
 	/* tensor descriptors (sema_builtins_desc.c) */
 	{"make_tensor_descriptor", TL, P("base", "shape", "strides", "block_shape", "padding_option"),
 	                                                                                       4,   sema_bi_make_tensor_descriptor, false},

@@ -318,6 +318,8 @@ SEMA_HANDLER(sema_bi_flip);
 SEMA_HANDLER(sema_bi_sort);
 SEMA_HANDLER(sema_bi_topk);
 SEMA_HANDLER(sema_bi_histogram);
+/* sema_builtins_asm.c */
+SEMA_HANDLER(sema_bi_inline_asm);
 /* sema_builtins_desc.c */
 SEMA_HANDLER(sema_bi_make_tensor_descriptor);
 SEMA_HANDLER(sema_bi_desc_method);

@@ -348,6 +348,41 @@ static void rule_gather(verifier *v, const ir_op *op)
 		    tn(v, r));
 }
 
+/* inline_asm %a, %b, ... {asm, constraints}: every operand a scalar or a tile of the
+ * result's shape; the region (the CPU variant) takes one scalar per operand and yields one
+ * value of the result's element type, or is only a `yield` (no CPU variant). */
+static void rule_inline_asm(verifier *v, const ir_op *op)
+{
+	const ir_type *r = rest(op, 0);
+	if (!need_attr(v, op, "asm", IR_ATTR_STR, "a string") ||
+	    !need_attr(v, op, "constraints", IR_ATTR_STR, "a string"))
+		return;
+	for (int k = 0; k < op->noperands; k++) {
+		const ir_type *t = opt(op, k);
+		if (is_tile(t) && (!is_tile(r) || t->rank != r->rank ||
+				   memcmp(t->shape, r->shape, sizeof(int64_t) * (size_t)r->rank))) {
+			err(v, op, "operand %d '%s' does not have the result's shape '%s'", k, tn(v, t),
+			    tn(v, r));
+			return;
+		}
+	}
+	const ir_block *b = op->regions[0];
+	const ir_op *y = b->last;
+	if (!y || y->code != IR_OP_YIELD || y->noperands > 1) {
+		err(v, op, "the CPU variant must end with a yield of at most one value");
+		return;
+	}
+	if (y->noperands == 0)
+		return;
+	if (b->nargs != op->noperands) {
+		err(v, op, "the CPU variant takes %d arguments for %d operands", b->nargs, op->noperands);
+		return;
+	}
+	if (y->operands[0]->type != elem(r))
+		err(v, op, "the CPU variant yields '%s', expected '%s'", tn(v, y->operands[0]->type),
+		    tn(v, elem(r)));
+}
+
 static void rule_split(verifier *v, const ir_op *op)
 {
 	const ir_type *a = opt(op, 0);
@@ -778,6 +813,7 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_JOIN: rule_join(v, op); break;
 	case V_SPLIT: rule_split(v, op); break;
 	case V_GATHER: rule_gather(v, op); break;
+	case V_INLINE_ASM: rule_inline_asm(v, op); break;
 	case V_SAME_INT: rule_same_elem(v, op, true); break;
 	case V_SAME_FLOAT: rule_same_elem(v, op, false); break;
 	case V_LDEXP: rule_ldexp(v, op); break;
