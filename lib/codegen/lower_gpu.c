@@ -328,6 +328,10 @@ static void lower_elementwise(cg *c, const ir_op *op)
 		return;
 	}
 	gtile *r = new_tile(c, slots(c, rt));
+	for (int k = 0; k < op->noperands; k++)
+		if (is_tile(op->operands[k]->type) && tget(c, op->operands[k])->n != r->n)
+			cg_fail(c, op, "internal: operand %d of %s holds %d elements per thread, its result %d "
+				"(their layouts differ)", k, ir_ops[op->code].name, tget(c, op->operands[k])->n, r->n);
 	for (int e = 0; e < r->n; e++) {
 		for (int k = 0; k < op->noperands; k++)
 			a[k] = opnd(c, op->operands[k], e);
@@ -576,6 +580,10 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_MULTIPLE_OF:
 	case IR_OP_MAX_CONTIGUOUS:
 	case IR_OP_CONVERT_LAYOUT:
+		if (!is_tile(rt)) { /* a hint on a scalar (tl.multiple_of(lo, BLOCK)): the value */
+			put(c, &op->results[0], sget(c, x));
+			return;
+		}
 		if (tile_layout(c, rt)->l.kind == GPU_SHARED) {
 			to_shared(c, op);
 			return;

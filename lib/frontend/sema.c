@@ -367,8 +367,56 @@ static sval subscript(sema *s, const ast_expr *e)
 	return sv_ir(x);
 }
 
+/* Whether class expression c (a name, a dotted name or a tuple of them) names a class that
+ * value v is an instance of, as Triton sees kernel values: tl.tensor for run-time values,
+ * tl.tensor_descriptor for descriptors, tl.constexpr for everything known at compile time,
+ * and Python's own classes for those values. */
+static bool instance_of(sema *s, const sval *v, const ast_expr *c)
+{
+	if (c->kind == AST_TUPLE) {
+		for (int i = 0; i < c->seq.n; i++)
+			if (instance_of(s, v, c->seq.items[i]))
+				return true;
+		return false;
+	}
+	const char *n = c->kind == AST_NAME ? c->name : c->kind == AST_ATTR ? c->attr.name : NULL;
+	static const struct {
+		const char *name;
+		unsigned kinds; /* 1 << sval_kind */
+	} classes[] = {
+	    {"tensor", 1u << SV_IR},
+	    {"tensor_descriptor", 1u << SV_DESC},
+	    {"tensor_descriptor_base", 1u << SV_DESC},
+	    {"constexpr", ~((1u << SV_IR) | (1u << SV_DESC))},
+	    {"int", (1u << SV_INT) | (1u << SV_BOOL)},
+	    {"float", 1u << SV_FLOAT},
+	    {"bool", 1u << SV_BOOL},
+	    {"str", 1u << SV_STR},
+	    {"tuple", 1u << SV_TUPLE},
+	    {"list", 1u << SV_TUPLE},
+	    {"dtype", 1u << SV_DTYPE},
+	};
+	for (size_t i = 0; n && i < sizeof classes / sizeof classes[0]; i++)
+		if (!strcmp(n, classes[i].name))
+			return (classes[i].kinds >> v->kind) & 1u;
+	sema_fail(s, c->loc, "isinstance: tilecc does not know the class '%s' in kernels", n ? n : "?");
+}
+
+/* isinstance(x, cls), decided at compile time (Triton's frontend decides it while tracing). */
+static bool is_isinstance_call(sema *s, const ast_expr *e)
+{
+	const ast_expr *f = e->call.func;
+	if (f->kind != AST_NAME || strcmp(f->name, "isinstance") || e->call.nargs != 2 || e->call.nkws)
+		return false;
+	return !(s->locals && scope_find(s->locals, f->name));
+}
+
 static sval eval_call(sema *s, const ast_expr *e)
 {
+	if (is_isinstance_call(s, e)) {
+		sval x = eval(s, e->call.args[0]);
+		return sv_bool(instance_of(s, &x, e->call.args[1]));
+	}
 	sval f = eval(s, e->call.func);
 	int np = e->call.nargs, nk = e->call.nkws;
 	sval *pos = ARENA_NEWN(s->a, sval, np + 1);

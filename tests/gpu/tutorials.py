@@ -243,6 +243,66 @@ def layer_norm(M, N):
     return "; ".join(notes)
 
 
+# ---- 06: fused attention, forward and backward -------------------------------------------
+
+def attention(Z, H, N_CTX, D, causal):
+    t = triton_module("06-fused-attention.py")
+    import triton
+    triton.set_allocator(lambda size, align, _: torch.empty(size, dtype=torch.int8, device="cuda"))
+    torch.manual_seed(Z * 100 + H * 10 + N_CTX + causal)
+    q, k, v = (torch.empty((Z, H, N_CTX, D), dtype=torch.float16, device="cuda").normal_(0.0, 0.5)
+               for _ in range(3))
+    do = torch.randn_like(q)
+    sm_scale = 0.5
+    stage = 3 if causal else 1
+    sfx = "_causal" if causal else ""
+    fwd = {}
+    for who in ("triton", "tilecc"):
+        o = torch.full_like(q, float("nan"))
+        M = torch.full((Z, H, N_CTX), float("nan"), device="cuda")
+        grid = (N_CTX // 64, Z * H, 1)
+        if who == "triton":
+            kern = t["_attn_fwd"]
+            kern = getattr(kern, "fn", kern)
+            kern[grid](sm_scale, M, Z, H, q, k, v, o, N_CTX=N_CTX, HEAD_DIM=D, BLOCK_M=64, BLOCK_N=64,
+                       FP8_OUTPUT=False, STAGE=stage, warp_specialize=False, IS_HOPPER=True, num_warps=4,
+                       num_stages=3)
+        else:
+            tilecc("attn_fwd" + sfx)(grid, sm_scale, M, Z, H, q, k, v, o, N_CTX)
+        torch.cuda.synchronize()
+        fwd[who] = (o, M)
+    qd, kd, vd = (x.double().requires_grad_() for x in (q, k, v))
+    sc = (qd @ kd.transpose(-1, -2)) * sm_scale
+    if causal:
+        sc = sc.masked_fill(torch.ones(N_CTX, N_CTX, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+    oref = torch.softmax(sc, dim=-1) @ vd
+    mref = torch.logsumexp(sc, dim=-1) / 0.6931471805599453
+    notes = [close("o", fwd["tilecc"][0], fwd["triton"][0], oref.detach(), 2e-3),
+             close("M", fwd["tilecc"][1], fwd["triton"][1], mref.detach(), 1e-4)]
+    oref.backward(do.double())
+    o, M = fwd["triton"]
+    bwd = {}
+    for who in ("triton", "tilecc"):
+        dq, dk, dv = (torch.full_like(q, float("nan")) for _ in range(3))
+        delta = torch.full_like(M, float("nan"))
+        arg_k = k * (sm_scale * 1.4426950408889634)
+        pre_grid, grid = (N_CTX // 128, Z * H), (N_CTX // 128, 1, Z * H)
+        strides = (q.stride(0), q.stride(1), q.stride(2), q.stride(3))
+        if who == "triton":
+            t["_attn_bwd_preprocess"][pre_grid](o, do, delta, Z, H, N_CTX, BLOCK_M=128, HEAD_DIM=D)
+            t["_attn_bwd"][grid](q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta, *strides, H, N_CTX,
+                                 BLOCK_M1=32, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2,
+                                 HEAD_DIM=D, num_warps=4, num_stages=5, CAUSAL=causal)
+        else:
+            tilecc("attn_bwd_pre")(pre_grid, o, do, delta, Z, H, N_CTX)
+            tilecc("attn_bwd" + sfx)(grid, q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta, *strides, H, N_CTX)
+        torch.cuda.synchronize()
+        bwd[who] = (dq, dk, dv)
+    for i, (what, ref) in enumerate((("dq", qd.grad), ("dk", kd.grad), ("dv", vd.grad))):
+        notes.append(close(what, bwd["tilecc"][i], bwd["triton"][i], ref, 5e-3))
+    return "; ".join(notes)
+
+
 CASES = [
     ("01 add_kernel n=98432", lambda: vector_add(98432)),
     ("01 add_kernel n=1", lambda: vector_add(1)),
@@ -255,6 +315,8 @@ CASES = [
     ("04 dropout / seeded_dropout n=1 p=0.25 seed=7", lambda: dropout(1, 0.25, 7)),
     ("05 layer_norm fwd+bwd 1151x8192 fp16", lambda: layer_norm(1151, 8192)),
     ("05 layer_norm fwd+bwd 1151x1000 fp16", lambda: layer_norm(1151, 1000)),
+    ("06 attention fwd+bwd Z=2 H=3 N_CTX=256 D=64", lambda: attention(2, 3, 256, 64, False)),
+    ("06 attention fwd+bwd causal Z=1 H=2 N_CTX=384 D=64", lambda: attention(1, 2, 384, 64, True)),
 ]
 
 passed = failed = 0
