@@ -237,6 +237,11 @@ sval sema_module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 
 static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 {
+	/* tl.constexpr(x).value is x: compile-time values are not boxed here (FlagGems'
+	 * get_dtype_max reads dtype.value) */
+	if (!strcmp(name, "value") && v.kind != SV_IR && v.kind != SV_DESC && v.kind != SV_MODULE &&
+	    v.kind != SV_PYMOD)
+		return v;
 	if (v.kind == SV_MODULE)
 		return module_attr(s, v.module, name, loc);
 	if (v.kind == SV_PYMOD)

@@ -31,9 +31,9 @@ _modules = {}
 
 
 def triton_module(file):
-    """The tutorial's module without its host-side actions: imports, definitions (functions,
-    classes) and module-level assignments and conditionals (each on its own, one that fails
-    is skipped), executed from the published file under its own name so that Triton reads the
+    """The tutorial's module without its host-side actions: definitions (functions, classes),
+    and imports, module-level assignments and conditionals (each on its own: one that fails,
+    such as an import of a module that is not on this machine, is skipped), executed from the published file under its own name so that Triton reads the
     kernels' source from it. Bare expressions (the tests and benchmarks the tutorial runs)
     are left out."""
     if file not in _modules:
@@ -41,9 +41,9 @@ def triton_module(file):
         tree = ast.parse(open(path).read(), path)
         keep = []
         for st in tree.body:
-            if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Try)):
+            if isinstance(st, (ast.FunctionDef, ast.ClassDef, ast.Try)):
                 keep.append(st)
-            elif isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If)):
+            elif isinstance(st, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If)):
                 guard = ast.Try(body=[st], handlers=[ast.ExceptHandler(type=ast.Name("Exception", ast.Load()),
                                                                         name=None, body=[ast.Pass()])],
                                 orelse=[], finalbody=[])
