@@ -509,14 +509,19 @@ static double erf_centre(double x)
  * (3*4/4)/(x^2 + 9/2 - ...))), the even part of Laplace's continued fraction, evaluated
  * from the bottom. Ten levels are good to 1e-13 of erfc at x = 3, where erfc is
  * 2.2e-5 of erf, so to 2^-60 of erf. e^(-x^2) gets x^2 exactly, as z + zl. */
-static double erfc_large(double x)
+static double erfc_cf(double x, int levels)
 {
 	double z = x * x;
 	double zl = fmadd(x, x, -z);
-	double t = z + 20.5;
-	for (int n = 10; n >= 1; n--)
+	double t = z + (2 * levels + 0.5);
+	for (int n = levels; n >= 1; n--)
 		t = (z + (2 * n - 1.5)) - n * (2 * n - 1) * 0.5 / t;
 	return x * ONE_OVER_SQRTPI * exp_dd(-z, -zl) / t;
+}
+
+static double erfc_large(double x)
+{
+	return erfc_cf(x, 10);
 }
 
 double __tilecc_dm_erf(double x)
@@ -994,12 +999,7 @@ static double erfc_pos(double x)
 	/* erfc_large's continued fraction, 60 levels deep rather than 10: its relative error
 	 * at x = 3 is then below 2^-60 where erfc_large's is 1e-13 (plenty beside 1 for erf,
 	 * not for erfc itself) */
-	double z = x * x;
-	double zl = fmadd(x, x, -z);
-	double u = z + 120.5;
-	for (int n = 60; n >= 1; n--)
-		u = (z + (2 * n - 1.5)) - n * (2 * n - 1) * 0.5 / u;
-	return x * ONE_OVER_SQRTPI * exp_dd(-z, -zl) / u;
+	return erfc_cf(x, 60);
 }
 
 /* erfinv y: Giles' single-precision approximation ("Approximating the erfinv function",
