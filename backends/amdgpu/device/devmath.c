@@ -485,7 +485,10 @@ static double erf_small(double x)
  * |h| <= 1/4, the terms after n = 20 are below 2^-60 of the result at every centre.
  * erf(a) and erf'(a) h are exact to 2^-100; the sum, below a fifth of 1, adds its
  * rounding errors at a fifth of their weight, and erf'(a) h below a third of erf(a). */
-static double erf_centre(double x)
+/* The Taylor series of erf about the nearest centre a of x in [0.5, 3): erf(a) is
+ * c[1] + c[2], and erf(x) - erf(a) = p + *tail, with p = erf'(a) h rounded (h = x - a) and
+ * *tail the rest. erf and erfc both build on it. */
+static const double *erf_series(double x, double *p, double *tail)
 {
 	const double *c = erf_centres[(int)((x - 0.5) * 2.0)];
 	double a = c[0];
@@ -498,11 +501,19 @@ static double erf_centre(double x)
 		d0 = d1;
 		d1 = d2;
 	}
+	*p = c[3] * h;
+	double pl = fmadd(c[3], h, -*p) + c[4] * h;
+	*tail = c[2] + pl + *p * sum;
+	return c;
+}
+
+static double erf_centre(double x)
+{
 	/* erf(a) + erf'(a) h + erf'(a) h sum, the first two exactly as hi + lo */
-	double p = c[3] * h;
-	double pl = fmadd(c[3], h, -p) + c[4] * h;
+	double p, tail;
+	const double *c = erf_series(x, &p, &tail);
 	dd s = two_sum(c[1], p);
-	return s.hi + (s.lo + (c[2] + pl + p * sum));
+	return s.hi + (s.lo + tail);
 }
 
 /* erfc x for 3 <= x < 6: x e^(-x^2)/sqrt(pi) / (x^2 + 1/2 - (1*2/4)/(x^2 + 5/2 -
@@ -978,21 +989,10 @@ static double erfc_pos(double x)
 	if (x < 0.5)
 		return 1.0 - erf_small(x);
 	if (x < 3.0) {
-		const double *c = erf_centres[(int)((x - 0.5) * 2.0)];
-		double a = c[0];
-		double h = x - a;
-		double d0 = 1.0, d1 = -2.0 * a * h;
-		double sum = d1 * recip[1];
-		for (int n = 1; n < 20; n++) {
-			double d2 = -2.0 * h * fmadd(a, d1, h * d0) * recip[n];
-			sum = fmadd(d2, recip[n + 1], sum);
-			d0 = d1;
-			d1 = d2;
-		}
-		double p = c[3] * h;
-		double pl = fmadd(c[3], h, -p) + c[4] * h;
+		double p, tail;
+		const double *c = erf_series(x, &p, &tail);
 		dd s = two_sum(1.0 - c[1], -p);
-		return s.hi + (s.lo - (c[2] + pl + p * sum));
+		return s.hi + (s.lo - tail);
 	}
 	if (x >= 27.0)
 		return 0.0;
