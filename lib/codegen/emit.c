@@ -585,9 +585,10 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	c.gpu = true;
 	c.isa = &nvptx_isa;
 	const char *triple = "nvptx64-nvidia-cuda";
-	/* sm_90a is sm_90 to LLVM 19; PTX 8.0 is what ptxas 12+ and driver 525+ take */
+	/* The arch reaches LLVM as it is: sm_90a's PTX (.target sm_90a) may hold wgmma and
+	 * setmaxnreg, sm_90's never can. PTX 8.0 is what ptxas 12+ and driver 525+ take. */
 	char cpu[16];
-	snprintf(cpu, sizeof cpu, "%s", strncmp(arch, "sm_90", 5) ? arch : "sm_90");
+	snprintf(cpu, sizeof cpu, "%s", arch);
 	char *err = NULL;
 	LLVMTargetRef target;
 	LLVMTargetMachineRef tm = NULL;
