@@ -7,4 +7,8 @@
 /* atomic.c: gpu_isa.atomic, an atomic as inline PTX with its semantic and scope. */
 LLVMValueRef nvptx_atomic(cg *c, const cg_atomic *a);
 
+/* mma.c: gpu_isa.ldmatrix and gpu_isa.mma, mma.sync through LLVM's NVVM intrinsics. */
+void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
+void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
+
 #endif

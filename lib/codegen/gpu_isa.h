@@ -34,6 +34,13 @@ typedef struct gpu_isa {
 	/* the atomic a (cg.h) with its memory semantics and scope, as one thread performs
 	 * it; returns the old value */
 	LLVMValueRef (*atomic)(cg *c, const cg_atomic *a);
+	/* Tensor cores (gpu_mma.h); NULL on targets without them. ldmatrix: n (1, 2 or 4)
+	 * 8x8 matrices of 16-bit elements from shared memory, each lane giving the address of
+	 * one matrix row (p, addrspace 3), transposed when trans; out receives n i32 (two
+	 * elements each). mma: the m16n8k16 product of fragments a (4 i32) and b (2 i32) of
+	 * kind k (0: fp16, 1: bf16) added to the four f32 of acc, in place. */
+	void (*ldmatrix)(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
+	void (*mma)(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

@@ -16,7 +16,8 @@
  * copy registers; convert_layout, and the ops that move elements between threads
  * otherwise (broadcast between layouts, trans, join, split, scans), go through shared
  * memory with barriers; a dot reads its operands from shared memory, where convert_layout
- * to a #shared layout staged them (swizzled). A reduction of a whole 1-D tile uses warp
+ * to a #shared layout staged them (swizzled); on tensor cores (the #mma layout) through
+ * ldmatrix and mma.sync (lower_mma.c). A reduction of a whole 1-D tile uses warp
  * shuffles. Contiguous global accesses whose alignment the axis analysis proves become
  * 16-byte vector loads and stores. */
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "codegen/cg.h"
 #include "codegen/gpu_isa.h"
 #include "codegen/lower.h"
+#include "codegen/lower_mma.h"
 #include "transforms/axis_info.h"
 #include "transforms/gpu_layout.h"
 
@@ -1328,6 +1330,23 @@ static void lower_dot(cg *c, const ir_op *op)
 		to_smem(c, b, boff);
 	}
 	barrier(c);
+	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h) */
+	gpu_mma mp;
+	const gpu_layout *rl = &tile_layout(c, rt)->l;
+	if (staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp)) {
+		const gpu_layout *as = &tile_layout(c, a->type)->l, *bs = &tile_layout(c, b->type)->l;
+		gtile *acc = tget(c, ac);
+		if (!lower_mma_fits(&mp, as, bs) || tile_layout(c, ac->type)->l.mma != 2 ||
+		    acc->n != slots(c, rt))
+			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
+				"for ldmatrix");
+		gtile *r = new_tile(c, acc->n);
+		for (int e = 0; e < acc->n; e++)
+			r->v[e] = acc->v[e];
+		lower_mma_dot(c, &mp, G->smem, aoff, boff, as, bs, G->tid, r->v);
+		put(c, &op->results[0], r);
+		return;
+	}
 	bool fl = ir_type_is_float(re);
 	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
 	int E = per_thread(Z * M * N);

@@ -168,6 +168,12 @@ typedef struct gpu_layout {
 	int spt[GPU_MAX_RANK], tpw[GPU_MAX_RANK], wpc[GPU_MAX_RANK], order[GPU_MAX_RANK];
 	int dim;  /* GPU_SLICE: the removed dimension */
 	int vec, per_phase, max_phase; /* GPU_SHARED */
+	/* GPU_BLOCKED (or a slice's parent): 2 when the layout is the accumulator of
+	 * mma.sync (#mma<version = 2, warps [W0, W1]>, mma_layout.c): as a distribution it is
+	 * blocked<per_thread [1, 2], lanes [8, 4], warps [W0, W1], order [1, 0]>, and every
+	 * pass and lowering treats it as that; the dot lowering pairs its row repetitions into
+	 * the 16 rows of one instruction. 0 for every other layout. */
+	int mma;
 } gpu_layout;
 
 /* The layout every tile of type t gets unless an op says otherwise: a thread's group of
@@ -185,8 +191,10 @@ gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle);
 int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c);
 /* Text form, without the leading '#': "blocked<per_thread [1, 4], lanes [1, 32], warps
  * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>", "shared<vec = 8,
- * per_phase = 1, max_phase = 8, order = [1, 0]>". */
+ * per_phase = 1, max_phase = 8, order = [1, 0]>", "mma<version = 2, warps [2, 2]>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
+/* Makes l the mma.sync accumulator layout with w0 x w1 warps (its blocked fields too). */
+void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1);
 /* Parses the text form; false when it is not a layout tilecc implements. */
 bool gpu_layout_parse(const char *text, gpu_layout *l);
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b);

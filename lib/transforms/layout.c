@@ -93,6 +93,12 @@ void gpu_layout_print(strbuf *s, const gpu_layout *l)
 	}
 	if (l->kind == GPU_SLICE)
 		strbuf_printf(s, "slice<dim = %d, parent = #", l->dim);
+	if (l->mma) {
+		strbuf_printf(s, "mma<version = %d, ", l->mma);
+		put_list(s, "warps", l->wpc, l->rank);
+		strbuf_printf(s, l->kind == GPU_SLICE ? ">>" : ">");
+		return;
+	}
 	strbuf_printf(s, "blocked<");
 	put_list(s, "per_thread", l->spt, l->rank);
 	strbuf_printf(s, ", ");
@@ -169,6 +175,34 @@ static bool blocked(const char **p, gpu_layout *l)
 	return true;
 }
 
+/* mma<version = 2, warps [W0, W1]>: the blocked distribution it stands for (gpu_layout.h) */
+static bool mma(const char **p, gpu_layout *l)
+{
+	int n = 0;
+	if (!lit(p, "mma<") || !lit(p, "version") || !lit(p, "=") || !num(p, &l->mma) || l->mma != 2 ||
+	    !lit(p, ",") || !list(p, "warps", l->wpc, &n) || !lit(p, ">") || n != 2 || !pow2(l->wpc[0]) ||
+	    !pow2(l->wpc[1]))
+		return false;
+	gpu_layout_mma_fill(l, l->wpc[0], l->wpc[1]);
+	return true;
+}
+
+static bool parent(const char **p, gpu_layout *l)
+{
+	const char *q = *p;
+	return lit(&q, "mma<") ? mma(p, l) : blocked(p, l);
+}
+
+void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1)
+{
+	l->rank = 2;
+	l->mma = 2;
+	l->spt[0] = 1, l->spt[1] = 2;
+	l->tpw[0] = 8, l->tpw[1] = 4;
+	l->wpc[0] = w0, l->wpc[1] = w1;
+	l->order[0] = 1, l->order[1] = 0;
+}
+
 bool gpu_layout_parse(const char *text, gpu_layout *l)
 {
 	memset(l, 0, sizeof *l);
@@ -186,10 +220,10 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 	} else if (lit(&p, "slice<")) {
 		l->kind = GPU_SLICE;
 		if (!lit(&p, "dim") || !lit(&p, "=") || !num(&p, &l->dim) || !lit(&p, ",") ||
-		    !lit(&p, "parent") || !lit(&p, "=") || !lit(&p, "#") || !blocked(&p, l) ||
+		    !lit(&p, "parent") || !lit(&p, "=") || !lit(&p, "#") || !parent(&p, l) ||
 		    !lit(&p, ">") || l->dim >= l->rank || l->rank < 2)
 			return false;
-	} else if (!blocked(&p, l)) {
+	} else if (!parent(&p, l)) {
 		return false;
 	}
 	while (*p == ' ')
@@ -199,7 +233,8 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 {
-	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim))
+	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim) ||
+	    a->mma != b->mma)
 		return false;
 	if (a->kind == GPU_SHARED)
 		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase;

@@ -23,7 +23,9 @@
  * ops between canonical tiles (broadcast, trans, join, split, scans) still convert inside
  * their own lowering. A dot's A and B operands are converted to a #shared layout, staged
  * in shared memory for it (unswizzled for the FMA dot; the lowering honours any swizzle a
- * #shared layout gives, gpu_layout_shared_for); MMA layouts come with tensor cores.
+ * #shared layout gives, gpu_layout_shared_for). On NVIDIA sm_80+, a dot that fits mma.sync
+ * (gpu_mma.h) gets its operands staged swizzled and its accumulator and result in the
+ * #mma layout, which the element-wise ops, reductions and loops after it keep.
  *
  * Runs only on functions with a threads_per_warp attribute. A layout already in the
  * input (IR read from text) is kept when tilecc implements it. */
@@ -31,6 +33,7 @@
 
 #include "support/strbuf.h"
 #include "transforms/gpu_layout.h"
+#include "transforms/gpu_mma.h"
 #include "transforms/pass.h"
 
 typedef struct assigner {
@@ -39,6 +42,7 @@ typedef struct assigner {
 	int warp, warps;
 	int errors;
 	int converts; /* convert_layout ops inserted */
+	int cc;       /* NVIDIA compute capability (nv_cc), 0 for other GPUs */
 } assigner;
 
 static const ir_type *typed(assigner *s, const ir_type *t, const gpu_layout *l)
@@ -130,14 +134,15 @@ static void need_canonical(assigner *s, ir_op *op, int i)
 
 /* Operand i of a dot staged in shared memory: a convert_layout to the #shared layout of
  * its type before op. */
-static void need_shared(assigner *s, ir_op *op, int i)
+static void need_shared(assigner *s, ir_op *op, int i, bool swizzle)
 {
 	ir_value *x = op->operands[i];
 	if (!has_layout(x->type) || x->type->rank != 2) {
 		need_canonical(s, op, i);
 		return;
 	}
-	gpu_layout l = gpu_layout_shared_for(x->type, false); /* FMA dot: see gpu_layout.h */
+	/* swizzled for ldmatrix (tensor cores), plain for the FMA dot: see gpu_layout.h */
+	gpu_layout l = gpu_layout_shared_for(x->type, swizzle);
 	const ir_type *t = typed(s, x->type, &l);
 	if (x->type != t)
 		insert_convert(s, op, i, t);
@@ -267,14 +272,21 @@ static void assign_op(assigner *s, ir_op *op)
 			need_canonical(s, op, 0); /* the condition is a scalar; nothing happens */
 		assign_flow(s, op);
 		return;
-	case IR_OP_DOT:
-		/* A and B are staged in shared memory; the accumulator is canonical, converted
-		 * first: nothing may use shared memory between the staging and the dot */
-		need_canonical(s, op, 2);
-		need_shared(s, op, 0);
-		need_shared(s, op, 1);
-		assign(s, &op->results[0], NULL, op->loc);
+	case IR_OP_DOT: {
+		/* A and B are staged in shared memory; the accumulator is converted first (to
+		 * #mma on tensor cores, else canonical): nothing may use shared memory between
+		 * the staging and the dot */
+		gpu_mma p;
+		bool mma = gpu_mma_plan(op, s->cc, s->warp, s->warps, &p);
+		if (mma)
+			need_type(s, op, 2, typed(s, op->operands[2]->type, &p.acc));
+		else
+			need_canonical(s, op, 2);
+		need_shared(s, op, 0, mma);
+		need_shared(s, op, 1, mma);
+		assign(s, &op->results[0], mma ? &p.acc : NULL, op->loc);
 		return;
+	}
 	default:
 		if ((ir_ops[op->code].traits & T_ELEMENTWISE) && common_layout(op, &l)) {
 			for (int r = 0; r < op->nresults; r++)
@@ -308,6 +320,8 @@ int pass_assign_layouts(ir_module *m, diag_engine *d)
 	for (ir_func *f = m->funcs; f; f = f->next) {
 		if (!gpu_func_shape(f, &s.warp, &s.warps))
 			continue;
+		const ir_attr *cc = ir_func_attr(f, "nv_cc");
+		s.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
 		walk(&s, f->body, f->loc);
 	}
 	return s.errors != 0;

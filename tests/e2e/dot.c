@@ -1,6 +1,7 @@
 /* dot.c: tl.dot (kernels/dot.py): C = C0 + A @ B over a K loop with every edge masked, on a
  * 2-D grid, for fp32 with input_precision="ieee" and with the default precision, fp16 and
- * bf16 inputs with fp32 accumulation, fp16 out_dtype, and int8 inputs with exact int32
+ * bf16 inputs with fp32 accumulation (on NVIDIA, block shapes that take the tensor-core
+ * path with several warp splits), fp16 out_dtype, and int8 inputs with exact int32
  * accumulation; and batched (3-D) dots. References in double (int64 for int8); tolerances
  * scale with K. */
 #include "e2e.h"
@@ -103,8 +104,13 @@ int main(int argc, char **argv)
 	    {"dot_bf16", E2E_BF16, E2E_F32, 32, 32, 32, 0},
 	    {"dot_fp16_out16", E2E_F16, E2E_F32, 32, 32, 16, 1},
 	    {"dot_i8", E2E_I8, E2E_I32, 32, 32, 32, 0},
+	    {"dot_fp16_mma", E2E_F16, E2E_F32, 64, 64, 32, 0},
+	    {"dot_bf16_mma_w8", E2E_BF16, E2E_F32, 128, 64, 64, 0},
+	    {"dot_fp16_mma_x2", E2E_F16, E2E_F32, 16, 32, 16, 0},
+	    {"dot_fp16_mma_big", E2E_F16, E2E_F32, 128, 128, 64, 0},
 	};
-	static const int sizes[][3] = {{1, 1, 1}, {33, 17, 45}, {64, 64, 64}, {40, 70, 100}};
+	/* 1, primes, non-multiples of the blocks; the last spans several programs each way */
+	static const int sizes[][3] = {{1, 1, 1}, {33, 17, 45}, {64, 64, 64}, {40, 70, 100}, {150, 263, 97}};
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(vs); i++)
 		for (size_t j = 0; j < E2E_ARRAY_SIZE(sizes); j++)
 			E2E_RUN(test_dot(&vs[i], sizes[j][0], sizes[j][1], sizes[j][2], 11000 + 10 * i + j));

@@ -118,6 +118,14 @@ e2e_kernel(dot dot_fp16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 3
 e2e_kernel(dot dot_bf16 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 32, 32, 32, fp32, 0, 0")
 e2e_kernel(dot dot_fp16_out16 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 0, 1")
 e2e_kernel(dot dot_i8 dot.py dot "*i8, *i8, *i32, *i32, i32, i32, i32, 32, 32, 32, int32, 0, 0")
+# tensor-core shapes on NVIDIA (mma.sync): warps 2x2, 4x2, a single odd column tile (the
+# .x2 fetch), and a bench-sized block; the same kernels on the FMA path elsewhere
+e2e_kernel(dot dot_fp16_mma dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0")
+e2e_kernel(dot dot_bf16_mma_w8 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 128, 64, 64, fp32, 0, 0"
+           num_warps=8)
+e2e_kernel(dot dot_fp16_mma_x2 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 16, 32, 16, fp32, 0, 0")
+e2e_kernel(dot dot_fp16_mma_big dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 128, 128, 64, fp32, 0, 0"
+           num_warps=8)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
 
 # ---- random.c: Philox (tl.rand, randn, randint, randint4x, philox, ...), bit for bit.

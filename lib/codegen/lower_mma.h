@@ -1,0 +1,20 @@
+/* lower_mma.h: a dot on NVIDIA tensor cores (lower_mma.c), called by the GPU lowering
+ * (lower_gpu.c) for a dot whose result has the #mma layout (transforms/gpu_mma.h). */
+#ifndef TILECC_CODEGEN_LOWER_MMA_H
+#define TILECC_CODEGEN_LOWER_MMA_H
+
+#include "codegen/cg.h"
+#include "transforms/gpu_mma.h"
+
+/* Whether the staged operands' #shared layouts as and bs are ones ldmatrix can read as
+ * lower_mma_dot does (16-byte swizzle groups, phases within 8 rows). */
+bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs);
+
+/* acc (the accumulator's slots in the #mma layout, f32) += A B, with A and B staged at
+ * byte offsets aoff and boff of the shared memory smem (addrspace 3) in layouts as and bs;
+ * tid is the thread index. Every thread of the program calls it (ldmatrix and mma.sync are
+ * warp-wide). */
+void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef smem, int64_t aoff, int64_t boff,
+		   const gpu_layout *as, const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+
+#endif

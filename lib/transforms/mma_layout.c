@@ -1,0 +1,111 @@
+/* mma_layout.c: the mma.sync plan of a dot and the lane-to-element maps of its operand
+ * fetches and accumulator fragments (gpu_mma.h has the scheme; the PTX ISA's tables for
+ * mma.m16n8k16 and ldmatrix are what the unit tests check these against). */
+#include "transforms/gpu_mma.h"
+
+static bool operand_kind(const ir_type *a, const ir_type *b, gpu_mma_kind *k)
+{
+	if (a->elem->kind != b->elem->kind)
+		return false;
+	if (a->elem->kind == IR_F16)
+		*k = GPU_MMA_F16;
+	else if (a->elem->kind == IR_BF16)
+		*k = GPU_MMA_BF16;
+	else
+		return false;
+	return true;
+}
+
+/* The shapes and types every mma.sync dot needs, whatever its warps. */
+static bool fits(const ir_op *dot, gpu_mma *p)
+{
+	if (dot->code != IR_OP_DOT || dot->noperands < 3)
+		return false;
+	const ir_type *a = dot->operands[0]->type, *b = dot->operands[1]->type;
+	const ir_type *acc = dot->operands[2]->type, *r = dot->results[0].type;
+	if (a->kind != IR_TILE || b->kind != IR_TILE || r->kind != IR_TILE || a->rank != 2 || b->rank != 2 ||
+	    r->rank != 2 || acc->kind != IR_TILE || acc->elem->kind != IR_F32 || r->elem->kind != IR_F32)
+		return false;
+	if (!operand_kind(a, b, &p->kind))
+		return false;
+	/* max_num_imprecise_acc and input_precision do not change an fp16/bf16 dot */
+	p->M = r->shape[0], p->N = r->shape[1], p->K = a->shape[1];
+	return p->M % 16 == 0 && p->N % 8 == 0 && p->K % 16 == 0 && b->shape[0] == p->K;
+}
+
+static bool finish(gpu_mma *p)
+{
+	if (p->M % (16 * p->w0) || p->N % (8 * p->w1))
+		return false;
+	p->mtiles = (int)(p->M / (16 * p->w0));
+	p->ntiles = (int)(p->N / (8 * p->w1));
+	p->ksteps = (int)(p->K / 16);
+	gpu_layout_mma_fill(&p->acc, p->w0, p->w1);
+	return true;
+}
+
+bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p)
+{
+	*p = (gpu_mma){0};
+	if (cc < 80 || warp != 32 || !fits(dot, p))
+		return false;
+	return gpu_mma_plan_shape(p, warps);
+}
+
+bool gpu_mma_plan_shape(gpu_mma *p, int warps)
+{
+	if (warps < 1 || (warps & (warps - 1)) || p->M % 16 || p->N % 8 || p->K % 16)
+		return false;
+	p->w0 = p->w1 = 1;
+	while (p->w0 * p->w1 < warps) {
+		bool m_ok = p->M % (16 * p->w0 * 2) == 0, n_ok = p->N % (8 * p->w1 * 2) == 0;
+		/* split the dimension of the larger per-warp share (M first on ties) */
+		bool m_first = p->M / p->w0 >= p->N / p->w1;
+		if (m_ok && (m_first || !n_ok))
+			p->w0 *= 2;
+		else if (n_ok)
+			p->w1 *= 2;
+		else
+			return false;
+	}
+	return finish(p);
+}
+
+bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p)
+{
+	*p = (gpu_mma){0};
+	if (l->kind != GPU_BLOCKED || l->mma != 2 || !fits(dot, p))
+		return false;
+	p->w0 = l->wpc[0], p->w1 = l->wpc[1];
+	return finish(p);
+}
+
+/* ldmatrix.x4 for A: lane L gives row L % 8 of matrix L / 8; the matrices are, in the
+ * order of the fragment registers a0a1, a2a3, a4a5, a6a7: rows g (repetition 2i), rows
+ * g + 8 (2i + 1), each at k low then k high. */
+void gpu_mma_a_source(const gpu_mma *p, int i, int kk, int w0, int lane, int64_t *row, int64_t *col)
+{
+	int q = lane / 8, r = lane % 8;
+	int half = q & 1, khalf = q >> 1;
+	*row = (int64_t)(2 * i + half) * 8 * p->w0 + w0 * 8 + r;
+	*col = (int64_t)kk * 16 + khalf * 8;
+}
+
+/* ldmatrix.x4.trans for B (k-major rows of N): matrices k low and k high of tile j, then
+ * of tile j + 1; with .trans each lane receives the two k of its column that b0b1 (b2b3)
+ * want. */
+void gpu_mma_b_source(const gpu_mma *p, int j, int kk, int w1, int lane, bool pair, int64_t *row,
+		      int64_t *col)
+{
+	int q = (pair ? lane : lane % 16) / 8, r = lane % 8;
+	int khalf = q & 1, tile = j + (q >> 1);
+	*row = (int64_t)kk * 16 + khalf * 8 + r;
+	*col = (int64_t)tile * 8 * p->w1 + w1 * 8;
+}
+
+int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r)
+{
+	int64_t shape[2] = {p->M, p->N};
+	int rep[2] = {2 * i + (r >> 1), j}, in[2] = {0, r & 1};
+	return gpu_layout_slot_index(&p->acc, shape, 2, rep, in);
+}
