@@ -186,7 +186,7 @@ static void run_case(const tut_case *c)
 	void *bufs[MAX_ARGS] = {0}, *want[MAX_ARGS] = {0}, *argv[MAX_ARGS];
 	for (int i = 0; i < c->nargs; i++) {
 		const tut_arg *a = &c->args[i];
-		tilert_param_info info;
+		tilert_param_info info = {0};
 		if (tilert_kernel_param(k, (size_t)i, &info) != TILERT_OK || !param_matches(&info, a)) {
 			e2e_fail("argument %d: the kernel's parameter is %s, the manifest's is not", i,
 			         info.type ? info.type : "?");
