@@ -228,6 +228,15 @@ static bool common_layout(const ir_op *op, gpu_layout *l)
 }
 
 
+/* The layout of op's first tile operand in a dot's #mma layout or a slice of it. */
+static bool mma_operand(const ir_op *op, gpu_layout *l)
+{
+	for (int i = 0; i < op->noperands; i++)
+		if (layout(op->operands[i]->type, l) && l->mma && l->kind != GPU_SHARED)
+			return true;
+	return false;
+}
+
 /* The layouts of op's results, converting operands where op needs it. */
 static void assign_op(assigner *s, ir_op *op)
 {
@@ -289,6 +298,20 @@ static void assign_op(assigner *s, ir_op *op)
 	}
 	default:
 		if ((ir_ops[op->code].traits & T_ELEMENTWISE) && common_layout(op, &l)) {
+			for (int r = 0; r < op->nresults; r++)
+				assign(s, &op->results[r], &l, op->loc);
+			return;
+		}
+		/* operands in several layouts, one of them a dot's #mma (or its slice): the op
+		 * runs in that layout and the others are converted to it (index and mask
+		 * arithmetic is then computed there again: remove-layout-conversions), so
+		 * a dot's result stays where the tensor cores left it */
+		if ((ir_ops[op->code].traits & T_ELEMENTWISE) && mma_operand(op, &l)) {
+			for (int i = 0; i < op->noperands; i++) {
+				const ir_type *t = op->operands[i]->type;
+				if (has_layout(t))
+					need_type(s, op, i, typed(s, t, &l));
+			}
 			for (int r = 0; r < op->nresults; r++)
 				assign(s, &op->results[r], &l, op->loc);
 			return;

@@ -13,6 +13,11 @@
  *     running max or sum of reductions, in their slice layout) is carried in L: its
  *     initial value is built or converted before the loop and converted back only where
  *     it is used in the old layout, which the other rules then trim;
+ *   - an operand of such an op that is computed from scalars alone (splats, constants,
+ *     ranges, and element-wise ops, expand_dims and broadcasts of them: index and mask
+ *     arithmetic) is computed again in L rather than converted;
+ *   - a reduction into a slice over conversions out of a blocked layout L (a dot's #mma
+ *     accumulator) reduces in L and converts its smaller results;
  *   - expand_dims of a conversion out of a slice, feeding only broadcasts to the slice's
  *     parent layout, expands the slice itself (the broadcasts then copy registers);
  *   - conversions and other pure ops left without uses go.
@@ -64,28 +69,107 @@ static const ir_type *in_layout(rewriter *w, const ir_type *t, const char *layou
 	return ir_type_tile_layout(w->c, t->elem, t->rank, t->shape, layout);
 }
 
-/* An element-wise op over conversions out of one layout: the op in that layout and one
- * conversion of its result. */
+static const ir_type *with_layout(rewriter *w, const ir_type *t, const gpu_layout *l)
+{
+	strbuf b = {0};
+	gpu_layout_print(&b, l);
+	const ir_type *r = b.data ? in_layout(w, t, b.data) : NULL;
+	strbuf_free(&b);
+	return r;
+}
+
+/* Whether tile x can be computed again in layout l from scalars alone, cheaply: a splat,
+ * a constant or a range, or an element-wise op, expand_dims or broadcast of such values
+ * (the index and mask arithmetic of a kernel, `cols[None, :] < n`). Such a value meeting
+ * a tile in another layout is rebuilt there rather than the tile converted. */
+static bool rebuildable(const ir_value *x, const gpu_layout *l, int depth)
+{
+	if (x->type->kind != IR_TILE)
+		return true;
+	const ir_op *d = x->def;
+	if (!d || depth == 0 || l->kind == GPU_SHARED)
+		return false;
+	switch (d->code) {
+	case IR_OP_SPLAT:
+	case IR_OP_CONSTANT:
+		return true;
+	case IR_OP_MAKE_RANGE:
+		return x->type->rank == 1 && l->kind == GPU_SLICE;
+	case IR_OP_EXPAND_DIMS: {
+		if (l->kind != GPU_BLOCKED || x->type->rank != 2)
+			return false;
+		gpu_layout sl = *l;
+		sl.kind = GPU_SLICE;
+		sl.dim = (int)ir_op_int(d, "axis", -1);
+		return sl.dim >= 0 && sl.dim < 2 && rebuildable(d->operands[0], &sl, depth - 1);
+	}
+	case IR_OP_BROADCAST:
+		return l->kind == GPU_BLOCKED && d->operands[0]->type->kind == IR_TILE &&
+		       rebuildable(d->operands[0], l, depth - 1);
+	default:
+		if (!(ir_ops[d->code].traits & T_ELEMENTWISE) || d->nresults != 1 || d->nregions)
+			return false;
+		for (int i = 0; i < d->noperands; i++)
+			if (!rebuildable(d->operands[i], l, depth - 1))
+				return false;
+		return true;
+	}
+}
+
+/* x computed again in layout l before `before` (rebuildable said it can be). */
+static ir_value *rebuild(rewriter *w, ir_value *x, const gpu_layout *l, ir_op *before)
+{
+	if (x->type->kind != IR_TILE)
+		return x;
+	const ir_op *d = x->def;
+	const ir_type *t = with_layout(w, x->type, l);
+	if (d->code == IR_OP_SPLAT || d->code == IR_OP_CONSTANT || d->code == IR_OP_MAKE_RANGE)
+		return remat(w, d, t, before);
+	ir_value *ops[8];
+	if (d->noperands > 8)
+		return NULL;
+	for (int i = 0; i < d->noperands; i++) {
+		gpu_layout ol = *l;
+		if (d->code == IR_OP_EXPAND_DIMS) {
+			ol.kind = GPU_SLICE;
+			ol.dim = (int)ir_op_int(d, "axis", -1);
+		}
+		ops[i] = rebuild(w, d->operands[i], &ol, before);
+		if (!ops[i])
+			return NULL;
+	}
+	ir_op *op = ir_op_create(w->c, d->code, d->noperands, ops, 1, &t, d->loc);
+	for (int i = 0; i < d->nattrs; i++)
+		ir_op_set_attr(w->c, op, &d->attrs[i]);
+	ir_block_insert_before(before->parent, before, op);
+	return &op->results[0];
+}
+
+/* An element-wise op over conversions out of one layout (and values rebuildable in it):
+ * the op in that layout and one conversion of its result. */
 static void hoist(rewriter *w, ir_op *op)
 {
 	const char *from = NULL;
 	int converts = 0;
 	for (int i = 0; i < op->noperands; i++) {
 		const ir_value *x = op->operands[i];
-		if (x->type->kind != IR_TILE || is_remat(x) || (from && x->type->layout == from))
-			continue;
-		if (!is_convert(x))
-			return;
+		if (x->type->kind != IR_TILE || is_remat(x) || (from && x->type->layout == from) || !is_convert(x))
+			continue; /* the second loop below judges these */
 		const char *l = x->def->operands[0]->type->layout;
 		if (!l || (from && from != l))
 			return;
 		from = l;
 		converts++;
 	}
-	/* operands in the layout the conversions come from need nothing either */
-	for (int i = 0; from && i < op->noperands; i++) {
+	/* operands in the layout the conversions come from need nothing either; the others
+	 * must be cheap to compute in it */
+	gpu_layout fl;
+	if (!from || !gpu_layout_parse(from, &fl))
+		return;
+	for (int i = 0; i < op->noperands; i++) {
 		const ir_value *x = op->operands[i];
-		if (x->type->kind == IR_TILE && !is_remat(x) && !is_convert(x) && x->type->layout != from)
+		if (x->type->kind == IR_TILE && !is_remat(x) && !is_convert(x) && x->type->layout != from &&
+		    !rebuildable(x, &fl, 6))
 			return;
 	}
 	if (converts < 1 || op->nresults != 1 || op->results[0].type->kind != IR_TILE ||
@@ -102,8 +186,12 @@ static void hoist(rewriter *w, ir_op *op)
 			ops[i] = remat(w, x->def, in_layout(w, x->type, from), op);
 		else if (is_convert(x))
 			ops[i] = x->def->operands[0];
+		else if (x->type->layout != from)
+			ops[i] = rebuild(w, x, &fl, op);
 		else
 			ops[i] = x;
+		if (!ops[i])
+			return;
 	}
 	const ir_type *rt = op->results[0].type;
 	const ir_type *lt = in_layout(w, rt, from);
@@ -268,6 +356,43 @@ static void expand_slice(rewriter *w, ir_op *op)
 	w->changed++;
 }
 
+/* A reduction into a slice whose operands come by conversion out of one blocked layout L
+ * (a dot's #mma accumulator): it reduces in L, into L's slice, and its results are
+ * converted instead (the slices are smaller, and the rules above often drop them). */
+static void reduce_through(rewriter *w, ir_op *op)
+{
+	const char *from = NULL;
+	for (int i = 0; i < op->noperands; i++) {
+		const ir_value *x = op->operands[i];
+		if (!is_convert(x) || (from && x->def->operands[0]->type->layout != from))
+			return;
+		from = x->def->operands[0]->type->layout;
+	}
+	gpu_layout l, have;
+	if (!from || !gpu_layout_parse(from, &l) || l.kind != GPU_BLOCKED || !gpu_reduce_slices(op))
+		return;
+	for (int r = 0; r < op->nresults; r++) {
+		const ir_type *t = op->results[r].type;
+		if (t->kind != IR_TILE || !t->layout || !gpu_layout_parse(t->layout, &have) || have.kind != GPU_SLICE)
+			return;
+	}
+	gpu_layout sl = l;
+	sl.kind = GPU_SLICE;
+	sl.dim = (int)ir_op_int(op, "axis", 0);
+	for (int i = 0; i < op->noperands; i++)
+		ir_op_set_operand(op, i, op->operands[i]->def->operands[0]);
+	for (int r = 0; r < op->nresults; r++) {
+		ir_value *res = &op->results[r];
+		const ir_type *old = res->type;
+		res->type = with_layout(w, old, &sl);
+		ir_op *back = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &res, 1, &old, op->loc);
+		ir_block_insert_before(op->parent, op->next, back);
+		ir_replace_uses_in(w->f->body, res, &back->results[0]);
+		ir_op_set_operand(back, 0, res);
+	}
+	w->changed++;
+}
+
 static void visit(rewriter *w, ir_block *b)
 {
 	for (ir_op *op = b->first, *next; op; op = next) {
@@ -278,6 +403,8 @@ static void visit(rewriter *w, ir_block *b)
 			carry_loop(w, op);
 		if (op->code == IR_OP_EXPAND_DIMS)
 			expand_slice(w, op);
+		if (op->code == IR_OP_REDUCE)
+			reduce_through(w, op);
 		if (op->code == IR_OP_BROADCAST && is_convert(op->operands[0]) &&
 		    op->operands[0]->def->operands[0]->type->layout == op->results[0].type->layout) {
 			ir_op_set_operand(op, 0, op->operands[0]->def->operands[0]);
@@ -297,6 +424,13 @@ static void visit(rewriter *w, ir_block *b)
 		} else if (is_remat(x) && !gpu_is_shared(op->results[0].type)) {
 			/* (a #shared tile is written by its conversion: nothing to rebuild) */
 			replace(w, op, remat(w, x->def, op->results[0].type, op));
+		} else if (!gpu_is_shared(op->results[0].type)) {
+			/* index and mask arithmetic: computed again in the new layout */
+			gpu_layout tl;
+			ir_value *r;
+			if (op->results[0].type->layout && gpu_layout_parse(op->results[0].type->layout, &tl) &&
+			    rebuildable(x, &tl, 6) && (r = rebuild(w, x, &tl, op)))
+				replace(w, op, r);
 		}
 	}
 }

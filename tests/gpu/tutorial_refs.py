@@ -31,6 +31,7 @@
 import ast, os, sys, traceback
 
 import torch
+import triton
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DIR, REFDIR = sys.argv[1], sys.argv[2]
@@ -163,7 +164,10 @@ def launch(case, row, grid, args):
     """Runs the kernel of tutorials-cpu.tsv's row on args with Triton and writes the case."""
     r = ROWS[row]
     kern = triton_module(r["file"])[r["kernel"]]
-    kern = getattr(kern, "fn", kern)  # an autotuned kernel: the JIT function, at the row's config
+    # an autotuned (or heuristics-wrapped) kernel: its JIT function, at the row's config;
+    # a JITFunction's own .fn is the undecorated Python function, so stop there
+    while hasattr(kern, "fn") and not isinstance(kern, triton.runtime.jit.JITFunction):
+        kern = kern.fn
     grid = tuple(grid) + (1,) * (3 - len(grid))
     lines = [f"case {case}", f"kernel {row} {r['kernel']}", "grid %d %d %d" % grid]
     files = []
