@@ -222,10 +222,21 @@ static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 		if ((b = sema_find_builtin(name, SEMA_NS_PYMATH)) >= 0)
 			return (sval){.kind = SV_BUILTIN, .builtin = b};
 		break;
+	case MOD_TORCH:
+		return sema_torch_attr(s, name, loc);
+	case MOD_TL_STANDARD:
+		/* standard.py defines most of tl's reductions and helpers (tl re-exports them);
+		 * kernels also import its private _log2 */
+		if ((b = sema_find_builtin(name, SEMA_NS_TLSTD)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		if ((b = sema_find_builtin(name, SEMA_NS_TL)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
 	}
 	static const char *const mname[] = {"triton.language", "triton.language.math", "triton",
 					    "math", "triton.language.extra",
-					    "triton.language.extra.cuda"};
+					    "triton.language.extra.cuda", "torch",
+					    "triton.language.standard"};
 	sema_fail(s, loc, "module '%s' has no attribute '%s' (or tilecc does not support it)",
 		  mname[m], name);
 }
@@ -278,6 +289,8 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 		return sema_dtype_attr(s, v.dtype, name, loc);
 	if (v.kind == SV_DESC)
 		return sema_desc_attr(s, &v, name, loc);
+	if (v.kind == SV_TYPEINFO)
+		return sema_typeinfo_attr(s, &v, name, loc);
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */

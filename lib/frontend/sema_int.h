@@ -34,12 +34,15 @@ typedef enum sval_kind {
 	SV_LAMBDA,  /* lambda: only inside decorators */
 	SV_PYMOD,   /* pymod: a Python module of the search path (import pkg.utils as u) */
 	SV_DESC,    /* desc: a tensor descriptor (tl.make_tensor_descriptor) */
+	SV_TYPEINFO, /* dtype: torch.finfo(t) (a float dtype) or torch.iinfo(t) (an integer one) */
 } sval_kind;
 
 /* The modules tilecc provides itself: triton, triton.language (and .core), its math and
- * libdevice namespaces, triton.language.extra (and .cuda/.hip), Python's math. */
+ * libdevice namespaces, triton.language.extra (and .cuda/.hip), Python's math, and the
+ * compile-time part of torch (dtypes, finfo, iinfo: sema_torch.c). */
 typedef enum sema_module_id {
-	MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH, MOD_TL_EXTRA, MOD_TL_EXTRA_VENDOR,
+	MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH, MOD_TL_EXTRA, MOD_TL_EXTRA_VENDOR, MOD_TORCH,
+	MOD_TL_STANDARD, /* triton.language.standard: tl's names and its private _log2 */
 } sema_module_id;
 
 typedef struct sema_pymod sema_pymod;
@@ -261,6 +264,8 @@ enum {
 	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
 	SEMA_NS_DTYPE = 32,  /* methods of dtype objects: x.dtype.is_fp16() (sema_dtype.c) */
 	SEMA_NS_DESC = 64,   /* methods of tensor descriptors: desc.load() (sema_builtins_desc.c) */
+	SEMA_NS_TORCH = 128, /* torch.finfo, torch.iinfo (sema_torch.c) */
+	SEMA_NS_TLSTD = 256, /* triton.language.standard's own names beyond tl's (_log2) */
 };
 
 extern const sema_builtin sema_builtins[];
@@ -303,6 +308,7 @@ SEMA_HANDLER(sema_bi_py_bool);
 SEMA_HANDLER(sema_bi_py_len);
 SEMA_HANDLER(sema_bi_py_abs);
 SEMA_HANDLER(sema_bi_next_power_of_2);
+SEMA_HANDLER(sema_bi_log2_floor);
 SEMA_HANDLER(sema_bi_pymath);
 /* sema_builtins_libdevice.c: pow, atan2, fmod, hypot, ldexp, ilogb and the classifications. */
 SEMA_HANDLER(sema_bi_libdevice);
@@ -332,6 +338,11 @@ SEMA_HANDLER(sema_bi_dtype_method);
 /* The attribute `name` of the type t (x.dtype.name, ptr.type.element_ty, x.type.shape, or a
  * method such as is_fp16 bound to t), as Triton's dtype objects have them (sema_dtype.c). */
 sval sema_dtype_attr(sema *s, const ir_type *t, const char *name, srcloc loc);
+/* sema_torch.c: torch.finfo / torch.iinfo, the attribute `name` of module torch (a dtype or
+ * one of those two; anything else is a located error), and the fields of a finfo/iinfo. */
+SEMA_HANDLER(sema_bi_torch_info);
+sval sema_torch_attr(sema *s, const char *name, srcloc loc);
+sval sema_typeinfo_attr(sema *s, const sval *v, const char *name, srcloc loc);
 
 /* The Python-visible name of builtin id ("exp", "max"). */
 static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }

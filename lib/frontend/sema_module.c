@@ -20,8 +20,9 @@
  * Imports resolve like Python's on a search path: the kernel file's directory, its
  * package root (the directory above the outermost directory with an __init__.py), the
  * -I directories, then TILECC_PATH. A module is pkg/mod.py or pkg/mod/__init__.py, read
- * and parsed once per compilation. triton, triton.language and its submodules, and math
- * are tilecc's own (sema_module_id); other triton modules are host-only. */
+ * and parsed once per compilation. triton, triton.language and its submodules, math and
+ * a compile-time torch (dtypes, finfo, iinfo) are tilecc's own (sema_module_id); other
+ * triton modules are host-only. */
 #define _DEFAULT_SOURCE /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,6 +392,7 @@ static bool builtin_module(const char *full, sema_module_id *id)
 	    {"triton", MOD_TRITON},
 	    {"triton.language", MOD_TL},
 	    {"triton.language.core", MOD_TL},
+	    {"triton.language.standard", MOD_TL_STANDARD},
 	    {"triton.language.math", MOD_TL_MATH},
 	    {"triton.language.extra", MOD_TL_EXTRA},
 	    {"triton.language.extra.libdevice", MOD_TL_MATH},
@@ -399,6 +401,7 @@ static bool builtin_module(const char *full, sema_module_id *id)
 	    {"triton.language.extra.cuda.libdevice", MOD_TL_MATH},
 	    {"triton.language.extra.hip.libdevice", MOD_TL_MATH},
 	    {"math", MOD_MATH},
+	    {"torch", MOD_TORCH}, /* only its dtypes, finfo and iinfo (sema_torch.c) */
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcmp(full, table[i].name)) {
