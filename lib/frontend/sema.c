@@ -294,6 +294,16 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */
+		/* Triton makes a local assigned a Python number a scalar tensor (int32, uint32 or
+		 * int64 by value, fp32, int1), so tensor methods apply to it: `n = BLOCK;
+		 * n.to(tl.uint32)`. tilecc keeps such locals compile-time; a tensor method
+		 * materializes the number as Triton would have at the assignment. */
+		int b = sema_find_builtin(name, SEMA_NS_TL | SEMA_NS_MATH);
+		if (b >= 0 && sema_builtins[b].method) {
+			sval *self = ARENA_NEW(s->a, sval);
+			*self = sv_ir(sema_to_ir(s, &v, NULL, loc));
+			return (sval){.kind = SV_METHOD, .method = {b, self}};
+		}
 	}
 	sema_fail(s, loc, "%s has no attribute '%s'", sv_describe(s, &v), name);
 }
