@@ -1160,11 +1160,11 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 	}
 	case AST_ANNASSIGN:
 		if (st->ann.value) {
+			/* `X: tl.constexpr = v` binds v whatever it is: Triton wraps a runtime value in
+			 * a constexpr without complaint and every use unwraps it again (FlagGems'
+			 * sort.py: `CTA_TILE_N: tl.constexpr = TILE_N * tiles_n_per_cta` with a
+			 * runtime tiles_n_per_cta), so X is then simply that runtime value */
 			sval v = eval(s, st->ann.value);
-			if (is_constexpr_annotation(s, st->ann.annotation) && v.kind == SV_IR)
-				sema_fail(s, st->ann.value->loc, "a tl.constexpr variable needs a value known "
-								 "at compile time, got %s",
-					  sv_describe(s, &v));
 			assign(s, st->ann.target, v, st->ann.value->loc);
 		}
 		return FLOW_NORMAL;
