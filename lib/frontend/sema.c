@@ -1304,11 +1304,23 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 		 * passes tensors to `offs_m: tl.constexpr`); only uses that need a constant fail */
 		scope_set(s, &callee, p->name, vals[j]);
 	}
+	/* a compile-time Python function (@tl.constexpr, @triton.constexpr_function, or a plain
+	 * function one of them calls) runs on compile-time values only, as Triton calls it
+	 * with the constexprs unwrapped */
+	bool pyfn = !sema_is_jit(fn);
+	if (pyfn)
+		for (int j = 0; j < np; j++)
+			if (vals[j].kind == SV_IR)
+				sema_fail(s, a->loc, "'%s' is a compile-time Python function; its argument "
+						     "'%s' is %s", fn->name, fn->params[j].name,
+					  sv_describe(s, &vals[j]));
 	frame f = {.ret = {.kind = SV_UNDEF}};
 	frame *saved_frame = s->frame;
 	s->frame = &f;
 	s->depth++;
+	s->pyfn_depth += pyfn;
 	exec_block(s, &fn->body, 0);
+	s->pyfn_depth -= pyfn;
 	s->depth--;
 	s->frame = saved_frame;
 	s->locals = saved_locals;

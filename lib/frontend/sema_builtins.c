@@ -1699,6 +1699,7 @@ const sema_builtin sema_builtins[] = {
 	{"print",            PY,       P("*args", "sep", "end", "file", "flush"),              0,   bi_device_print,         false},
 	/* triton */
 	{"next_power_of_2",  TR,       P("n"),                                                 1,   sema_bi_next_power_of_2, false},
+	{"get_int_dtype",    TL,       P("bitwidth", "signed"),                                2,   sema_bi_get_int_dtype,   false},
 	{"_log2",            TS,       P("i"),                                                 1,   sema_bi_log2_floor,      false},
 	/* import math */
 	{"log",              PM,       P("x", "base"),                                         1,   sema_bi_pymath,          false},

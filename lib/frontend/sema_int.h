@@ -133,6 +133,10 @@ void sema_modules_init(struct sema *s, const sema_spec *spec);
 void sema_signature_template(strbuf *out, const ast_func *fn);
 /* Whether a function carries @triton.jit (as @jit, @triton.jit or @triton.jit(...)). */
 bool sema_is_jit(const ast_func *fn);
+/* Whether a function is a compile-time Python function: decorated @tl.constexpr (a
+ * constexpr wrapping a function, which Triton calls at compile time) or
+ * @triton.constexpr_function. */
+bool sema_is_constexpr_fn(const ast_func *fn);
 
 /* ---- the sema state ---------------------------------------------------------------------- */
 typedef struct sema {
@@ -149,6 +153,7 @@ typedef struct sema {
 	ir_builder b;    /* insertion point */
 	jmp_buf *fail;   /* errors longjmp here after being reported */
 	int depth;       /* helper call depth */
+	int pyfn_depth;  /* inside compile-time Python functions (@tl.constexpr, ...) */
 	int in_loop;     /* inside a runtime loop: return is not allowed */
 	const ast_func *kernel;
 	struct sema_frame *frame; /* the function being evaluated: return value, nesting */
@@ -334,6 +339,7 @@ SEMA_HANDLER(sema_bi_desc_method);
 sval sema_desc_attr(sema *s, const sval *v, const char *name, srcloc loc);
 /* sema_dtype.c */
 SEMA_HANDLER(sema_bi_dtype_method);
+SEMA_HANDLER(sema_bi_get_int_dtype);
 
 /* The attribute `name` of the type t (x.dtype.name, ptr.type.element_ty, x.type.shape, or a
  * method such as is_fp16 bound to t), as Triton's dtype objects have them (sema_dtype.c). */

@@ -252,6 +252,17 @@ bool sema_is_jit(const ast_func *fn)
 	return false;
 }
 
+bool sema_is_constexpr_fn(const ast_func *fn)
+{
+	for (int k = 0; k < fn->ndecorators; k++) {
+		const ast_expr *d = fn->decorators[k];
+		const char *n = d->kind == AST_NAME ? d->name : d->kind == AST_ATTR ? d->attr.name : NULL;
+		if (n && (!strcmp(n, "constexpr") || !strcmp(n, "constexpr_function")))
+			return true;
+	}
+	return false;
+}
+
 /* ---- speculative evaluation -------------------------------------------------------------- */
 
 /* Evaluates e as module-level code at ctx: quietly, with IR going to a scratch region.
@@ -671,8 +682,10 @@ static int resolve_stmt(sema *s, const lazy_ctx *ctx, int i, const char *name, r
 	}
 	case AST_FUNCDEF:
 		r->def = st->func->loc;
-		if (sema_is_jit(st->func)) {
-			r->v = (sval){.kind = SV_JITFN, .fn = st->func};
+		/* a plain Python function is kept in the failure too: compile-time Python
+		 * functions may call it (sema_module_global) */
+		r->v = (sval){.kind = SV_JITFN, .fn = st->func};
+		if (sema_is_jit(st->func) || sema_is_constexpr_fn(st->func)) {
 			k = R_OK;
 		} else {
 			r->why = arena_printf(s->a, "'%s' is a Python function, not a @triton.jit "
@@ -869,6 +882,12 @@ bool sema_module_global(sema *s, sema_pymod *m, const char *name, srcloc use, sv
 		fail_global(s, name, use, &r);
 	}
 	default: {
+		/* inside a compile-time Python function, plain Python functions are callable (a
+		 * @tl.constexpr function calling its module's unwrap_if_constexpr) */
+		if (s->pyfn_depth > 0 && e->v.kind == SV_JITFN) {
+			*out = e->v;
+			return true;
+		}
 		resolved r = {.def = e->def, .why = e->why};
 		fail_global(s, name, use, &r);
 	}
