@@ -700,16 +700,23 @@ static void lower_load(cg *c, const ir_op *op)
 			r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
 			continue;
 		}
+		/* i1 lives in memory as i8 (mt): widen `other`, narrow what was read */
 		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
 		LLVMValueRef ov = LLVMGetPoison(vt);
-		for (int j = 0; j < w; j++)
-			ov = LLVMBuildInsertElement(c->b, ov, o ? opnd(c, o, k + j) : LLVMConstNull(mt), cg_i32(c, j), "");
+		for (int j = 0; j < w; j++) {
+			LLVMValueRef oj = o ? opnd(c, o, k + j) : LLVMConstNull(mt);
+			if (o && e->kind == IR_I1)
+				oj = LLVMBuildZExt(c->b, oj, c->t_i8, "");
+			ov = LLVMBuildInsertElement(c->b, ov, oj, cg_i32(c, j), "");
+		}
 		int bytes = w * (int)gpu_elem_bytes(e);
 		LLVMValueRef v = mv && bytes % 4 == 0 && c->isa->masked_load
 					 ? c->isa->masked_load(c, ptr, vt, mv, ov, bytes)
 					 : pred_load(c, ptr, vt, mv, ov, (unsigned)bytes);
-		for (int j = 0; j < w; j++)
-			r->v[k + j] = LLVMBuildExtractElement(c->b, v, cg_i32(c, j), "");
+		for (int j = 0; j < w; j++) {
+			LLVMValueRef x = LLVMBuildExtractElement(c->b, v, cg_i32(c, j), "");
+			r->v[k + j] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, x, c->t_i1, "") : x;
+		}
 	}
 	put(c, &op->results[0], r);
 }

@@ -222,10 +222,21 @@ static sval module_attr(sema *s, sema_module_id m, const char *name, srcloc loc)
 		if ((b = sema_find_builtin(name, SEMA_NS_PYMATH)) >= 0)
 			return (sval){.kind = SV_BUILTIN, .builtin = b};
 		break;
+	case MOD_TORCH:
+		return sema_torch_attr(s, name, loc);
+	case MOD_TL_STANDARD:
+		/* standard.py defines most of tl's reductions and helpers (tl re-exports them);
+		 * kernels also import its private _log2 */
+		if ((b = sema_find_builtin(name, SEMA_NS_TLSTD)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		if ((b = sema_find_builtin(name, SEMA_NS_TL)) >= 0)
+			return (sval){.kind = SV_BUILTIN, .builtin = b};
+		break;
 	}
 	static const char *const mname[] = {"triton.language", "triton.language.math", "triton",
 					    "math", "triton.language.extra",
-					    "triton.language.extra.cuda"};
+					    "triton.language.extra.cuda", "torch",
+					    "triton.language.standard"};
 	sema_fail(s, loc, "module '%s' has no attribute '%s' (or tilecc does not support it)",
 		  mname[m], name);
 }
@@ -278,9 +289,21 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 		return sema_dtype_attr(s, v.dtype, name, loc);
 	if (v.kind == SV_DESC)
 		return sema_desc_attr(s, &v, name, loc);
+	if (v.kind == SV_TYPEINFO)
+		return sema_typeinfo_attr(s, &v, name, loc);
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */
+		/* Triton makes a local assigned a Python number a scalar tensor (int32, uint32 or
+		 * int64 by value, fp32, int1), so tensor methods apply to it: `n = BLOCK;
+		 * n.to(tl.uint32)`. tilecc keeps such locals compile-time; a tensor method
+		 * materializes the number as Triton would have at the assignment. */
+		int b = sema_find_builtin(name, SEMA_NS_TL | SEMA_NS_MATH);
+		if (b >= 0 && sema_builtins[b].method) {
+			sval *self = ARENA_NEW(s->a, sval);
+			*self = sv_ir(sema_to_ir(s, &v, NULL, loc));
+			return (sval){.kind = SV_METHOD, .method = {b, self}};
+		}
 	}
 	sema_fail(s, loc, "%s has no attribute '%s'", sv_describe(s, &v), name);
 }
@@ -1137,11 +1160,11 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 	}
 	case AST_ANNASSIGN:
 		if (st->ann.value) {
+			/* `X: tl.constexpr = v` binds v whatever it is: Triton wraps a runtime value in
+			 * a constexpr without complaint and every use unwraps it again (FlagGems'
+			 * sort.py: `CTA_TILE_N: tl.constexpr = TILE_N * tiles_n_per_cta` with a
+			 * runtime tiles_n_per_cta), so X is then simply that runtime value */
 			sval v = eval(s, st->ann.value);
-			if (is_constexpr_annotation(s, st->ann.annotation) && v.kind == SV_IR)
-				sema_fail(s, st->ann.value->loc, "a tl.constexpr variable needs a value known "
-								 "at compile time, got %s",
-					  sv_describe(s, &v));
 			assign(s, st->ann.target, v, st->ann.value->loc);
 		}
 		return FLOW_NORMAL;
@@ -1281,11 +1304,23 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 		 * passes tensors to `offs_m: tl.constexpr`); only uses that need a constant fail */
 		scope_set(s, &callee, p->name, vals[j]);
 	}
+	/* a compile-time Python function (@tl.constexpr, @triton.constexpr_function, or a plain
+	 * function one of them calls) runs on compile-time values only, as Triton calls it
+	 * with the constexprs unwrapped */
+	bool pyfn = !sema_is_jit(fn);
+	if (pyfn)
+		for (int j = 0; j < np; j++)
+			if (vals[j].kind == SV_IR)
+				sema_fail(s, a->loc, "'%s' is a compile-time Python function; its argument "
+						     "'%s' is %s", fn->name, fn->params[j].name,
+					  sv_describe(s, &vals[j]));
 	frame f = {.ret = {.kind = SV_UNDEF}};
 	frame *saved_frame = s->frame;
 	s->frame = &f;
 	s->depth++;
+	s->pyfn_depth += pyfn;
 	exec_block(s, &fn->body, 0);
+	s->pyfn_depth -= pyfn;
 	s->depth--;
 	s->frame = saved_frame;
 	s->locals = saved_locals;

@@ -1492,6 +1492,8 @@ HANDLER(bi_range)
 #define PM SEMA_NS_PYMATH
 #define DT SEMA_NS_DTYPE
 #define DS SEMA_NS_DESC
+#define TO SEMA_NS_TORCH
+#define TS SEMA_NS_TLSTD
 #define P(...) {__VA_ARGS__, NULL}
 
 const sema_builtin sema_builtins[] = {
@@ -1697,6 +1699,8 @@ const sema_builtin sema_builtins[] = {
 	{"print",            PY,       P("*args", "sep", "end", "file", "flush"),              0,   bi_device_print,         false},
 	/* triton */
 	{"next_power_of_2",  TR,       P("n"),                                                 1,   sema_bi_next_power_of_2, false},
+	{"get_int_dtype",    TL,       P("bitwidth", "signed"),                                2,   sema_bi_get_int_dtype,   false},
+	{"_log2",            TS,       P("i"),                                                 1,   sema_bi_log2_floor,      false},
 	/* import math */
 	{"log",              PM,       P("x", "base"),                                         1,   sema_bi_pymath,          false},
 	{"log2",             PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
@@ -1713,6 +1717,9 @@ const sema_builtin sema_builtins[] = {
 	{"isinf",            PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
 	{"isfinite",         PM,       P("x"),                                                 1,   sema_bi_pymath,          false},
 	{"gcd",              PM,       P("a", "b"),                                            1,   sema_bi_pymath,          false},
+	/* torch (sema_torch.c) */
+	{"finfo",            TO,       P("type"),                                              0,   sema_bi_torch_info,      false},
+	{"iinfo",            TO,       P("type"),                                              1,   sema_bi_torch_info,      false},
 };
 
 const int sema_num_builtins = (int)(sizeof sema_builtins / sizeof sema_builtins[0]);
@@ -1787,6 +1794,10 @@ static const char *qualname(sema *s, const sema_builtin *e, bool method)
 		return arena_printf(s->a, "triton.%s", e->name);
 	if (e->ns & SEMA_NS_PYMATH)
 		return arena_printf(s->a, "math.%s", e->name);
+	if (e->ns & SEMA_NS_TORCH)
+		return arena_printf(s->a, "torch.%s", e->name);
+	if (e->ns & SEMA_NS_TLSTD)
+		return arena_printf(s->a, "triton.language.standard.%s", e->name);
 	return e->name;
 }
 

@@ -476,6 +476,19 @@ SEMA_HANDLER(sema_bi_next_power_of_2)
 	return sv_int((int64_t)(x + 1));
 }
 
+/* triton.language.standard._log2(i): floor(log2(i)) of a constexpr, 0 for i <= 1, as
+ * Triton's loop of right shifts (argsort and bitonic sorts use it on a power of two) */
+SEMA_HANDLER(sema_bi_log2_floor)
+{
+	int64_t n = sema_cint(s, &sl[0], sl_loc[0], "i");
+	int64_t r = 0;
+	while (n > 1) {
+		n >>= 1;
+		r++;
+	}
+	return sv_int(r);
+}
+
 /* import math: the functions on constexpr numbers */
 SEMA_HANDLER(sema_bi_pymath)
 {

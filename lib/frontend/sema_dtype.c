@@ -179,3 +179,26 @@ SEMA_HANDLER(sema_bi_dtype_method)
 	}
 	sema_fail(s, a->loc, "dtype method '%s' is not supported", m);
 }
+
+/* tl.core.get_int_dtype(bitwidth, signed): int1 for 1 bit, else the int or uint type of that
+ * width, as Triton's core.py. */
+SEMA_HANDLER(sema_bi_get_int_dtype)
+{
+	(void)id;
+	int64_t bits = sema_cint(s, &sl[0], sl_loc[0], "bitwidth");
+	if (!sv_is_number(&sl[1]))
+		sema_fail(s, sl_loc[1], "get_int_dtype's 'signed' must be a constexpr bool, got %s",
+			  sv_describe(s, &sl[1]));
+	bool sg = sema_truth(s, &sl[1], sl_loc[1]);
+	ir_type_kind k;
+	switch (bits) {
+	case 1: k = IR_I1; break;
+	case 8: k = sg ? IR_I8 : IR_U8; break;
+	case 16: k = sg ? IR_I16 : IR_U16; break;
+	case 32: k = sg ? IR_I32 : IR_U32; break;
+	case 64: k = sg ? IR_I64 : IR_U64; break;
+	default:
+		sema_fail(s, sl_loc[0], "get_int_dtype: unsupported bitwidth %lld", (long long)bits);
+	}
+	return sv_dtype(ir_type_scalar(s->ctx, k));
+}

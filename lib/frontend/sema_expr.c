@@ -82,6 +82,9 @@ const char *sv_describe(sema *s, const sval *v)
 	case SV_LAMBDA: return "a lambda";
 	case SV_PYMOD: return arena_printf(s->a, "the module %s", v->pymod->name);
 	case SV_DESC: return arena_printf(s->a, "a tensor descriptor of %s", sema_type_name(s, v->desc->base->type->elem));
+	case SV_TYPEINFO:
+		return arena_printf(s->a, "torch.%s(%s)", ir_type_is_float(v->dtype) ? "finfo" : "iinfo",
+				    sema_type_name(s, v->dtype));
 	}
 	return "a value";
 }

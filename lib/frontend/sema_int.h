@@ -34,12 +34,15 @@ typedef enum sval_kind {
 	SV_LAMBDA,  /* lambda: only inside decorators */
 	SV_PYMOD,   /* pymod: a Python module of the search path (import pkg.utils as u) */
 	SV_DESC,    /* desc: a tensor descriptor (tl.make_tensor_descriptor) */
+	SV_TYPEINFO, /* dtype: torch.finfo(t) (a float dtype) or torch.iinfo(t) (an integer one) */
 } sval_kind;
 
 /* The modules tilecc provides itself: triton, triton.language (and .core), its math and
- * libdevice namespaces, triton.language.extra (and .cuda/.hip), Python's math. */
+ * libdevice namespaces, triton.language.extra (and .cuda/.hip), Python's math, and the
+ * compile-time part of torch (dtypes, finfo, iinfo: sema_torch.c). */
 typedef enum sema_module_id {
-	MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH, MOD_TL_EXTRA, MOD_TL_EXTRA_VENDOR,
+	MOD_TL, MOD_TL_MATH, MOD_TRITON, MOD_MATH, MOD_TL_EXTRA, MOD_TL_EXTRA_VENDOR, MOD_TORCH,
+	MOD_TL_STANDARD, /* triton.language.standard: tl's names and its private _log2 */
 } sema_module_id;
 
 typedef struct sema_pymod sema_pymod;
@@ -130,6 +133,10 @@ void sema_modules_init(struct sema *s, const sema_spec *spec);
 void sema_signature_template(strbuf *out, const ast_func *fn);
 /* Whether a function carries @triton.jit (as @jit, @triton.jit or @triton.jit(...)). */
 bool sema_is_jit(const ast_func *fn);
+/* Whether a function is a compile-time Python function: decorated @tl.constexpr (a
+ * constexpr wrapping a function, which Triton calls at compile time) or
+ * @triton.constexpr_function. */
+bool sema_is_constexpr_fn(const ast_func *fn);
 
 /* ---- the sema state ---------------------------------------------------------------------- */
 typedef struct sema {
@@ -146,6 +153,7 @@ typedef struct sema {
 	ir_builder b;    /* insertion point */
 	jmp_buf *fail;   /* errors longjmp here after being reported */
 	int depth;       /* helper call depth */
+	int pyfn_depth;  /* inside compile-time Python functions (@tl.constexpr, ...) */
 	int in_loop;     /* inside a runtime loop: return is not allowed */
 	const ast_func *kernel;
 	struct sema_frame *frame; /* the function being evaluated: return value, nesting */
@@ -261,6 +269,8 @@ enum {
 	SEMA_NS_PYMATH = 16, /* import math: math.name on constexprs */
 	SEMA_NS_DTYPE = 32,  /* methods of dtype objects: x.dtype.is_fp16() (sema_dtype.c) */
 	SEMA_NS_DESC = 64,   /* methods of tensor descriptors: desc.load() (sema_builtins_desc.c) */
+	SEMA_NS_TORCH = 128, /* torch.finfo, torch.iinfo (sema_torch.c) */
+	SEMA_NS_TLSTD = 256, /* triton.language.standard's own names beyond tl's (_log2) */
 };
 
 extern const sema_builtin sema_builtins[];
@@ -303,6 +313,7 @@ SEMA_HANDLER(sema_bi_py_bool);
 SEMA_HANDLER(sema_bi_py_len);
 SEMA_HANDLER(sema_bi_py_abs);
 SEMA_HANDLER(sema_bi_next_power_of_2);
+SEMA_HANDLER(sema_bi_log2_floor);
 SEMA_HANDLER(sema_bi_pymath);
 /* sema_builtins_libdevice.c: pow, atan2, fmod, hypot, ldexp, ilogb and the classifications. */
 SEMA_HANDLER(sema_bi_libdevice);
@@ -328,10 +339,16 @@ SEMA_HANDLER(sema_bi_desc_method);
 sval sema_desc_attr(sema *s, const sval *v, const char *name, srcloc loc);
 /* sema_dtype.c */
 SEMA_HANDLER(sema_bi_dtype_method);
+SEMA_HANDLER(sema_bi_get_int_dtype);
 
 /* The attribute `name` of the type t (x.dtype.name, ptr.type.element_ty, x.type.shape, or a
  * method such as is_fp16 bound to t), as Triton's dtype objects have them (sema_dtype.c). */
 sval sema_dtype_attr(sema *s, const ir_type *t, const char *name, srcloc loc);
+/* sema_torch.c: torch.finfo / torch.iinfo, the attribute `name` of module torch (a dtype or
+ * one of those two; anything else is a located error), and the fields of a finfo/iinfo. */
+SEMA_HANDLER(sema_bi_torch_info);
+sval sema_torch_attr(sema *s, const char *name, srcloc loc);
+sval sema_typeinfo_attr(sema *s, const sval *v, const char *name, srcloc loc);
 
 /* The Python-visible name of builtin id ("exp", "max"). */
 static inline const char *sema_builtin_name(int id) { return sema_builtins[id].name; }

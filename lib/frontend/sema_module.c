@@ -20,8 +20,9 @@
  * Imports resolve like Python's on a search path: the kernel file's directory, its
  * package root (the directory above the outermost directory with an __init__.py), the
  * -I directories, then TILECC_PATH. A module is pkg/mod.py or pkg/mod/__init__.py, read
- * and parsed once per compilation. triton, triton.language and its submodules, and math
- * are tilecc's own (sema_module_id); other triton modules are host-only. */
+ * and parsed once per compilation. triton, triton.language and its submodules, math and
+ * a compile-time torch (dtypes, finfo, iinfo) are tilecc's own (sema_module_id); other
+ * triton modules are host-only. */
 #define _DEFAULT_SOURCE /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,17 @@ bool sema_is_jit(const ast_func *fn)
 	return false;
 }
 
+bool sema_is_constexpr_fn(const ast_func *fn)
+{
+	for (int k = 0; k < fn->ndecorators; k++) {
+		const ast_expr *d = fn->decorators[k];
+		const char *n = d->kind == AST_NAME ? d->name : d->kind == AST_ATTR ? d->attr.name : NULL;
+		if (n && (!strcmp(n, "constexpr") || !strcmp(n, "constexpr_function")))
+			return true;
+	}
+	return false;
+}
+
 /* ---- speculative evaluation -------------------------------------------------------------- */
 
 /* Evaluates e as module-level code at ctx: quietly, with IR going to a scratch region.
@@ -391,6 +403,7 @@ static bool builtin_module(const char *full, sema_module_id *id)
 	    {"triton", MOD_TRITON},
 	    {"triton.language", MOD_TL},
 	    {"triton.language.core", MOD_TL},
+	    {"triton.language.standard", MOD_TL_STANDARD},
 	    {"triton.language.math", MOD_TL_MATH},
 	    {"triton.language.extra", MOD_TL_EXTRA},
 	    {"triton.language.extra.libdevice", MOD_TL_MATH},
@@ -399,6 +412,7 @@ static bool builtin_module(const char *full, sema_module_id *id)
 	    {"triton.language.extra.cuda.libdevice", MOD_TL_MATH},
 	    {"triton.language.extra.hip.libdevice", MOD_TL_MATH},
 	    {"math", MOD_MATH},
+	    {"torch", MOD_TORCH}, /* only its dtypes, finfo and iinfo (sema_torch.c) */
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcmp(full, table[i].name)) {
@@ -668,8 +682,10 @@ static int resolve_stmt(sema *s, const lazy_ctx *ctx, int i, const char *name, r
 	}
 	case AST_FUNCDEF:
 		r->def = st->func->loc;
-		if (sema_is_jit(st->func)) {
-			r->v = (sval){.kind = SV_JITFN, .fn = st->func};
+		/* a plain Python function is kept in the failure too: compile-time Python
+		 * functions may call it (sema_module_global) */
+		r->v = (sval){.kind = SV_JITFN, .fn = st->func};
+		if (sema_is_jit(st->func) || sema_is_constexpr_fn(st->func)) {
 			k = R_OK;
 		} else {
 			r->why = arena_printf(s->a, "'%s' is a Python function, not a @triton.jit "
@@ -866,6 +882,12 @@ bool sema_module_global(sema *s, sema_pymod *m, const char *name, srcloc use, sv
 		fail_global(s, name, use, &r);
 	}
 	default: {
+		/* inside a compile-time Python function, plain Python functions are callable (a
+		 * @tl.constexpr function calling its module's unwrap_if_constexpr) */
+		if (s->pyfn_depth > 0 && e->v.kind == SV_JITFN) {
+			*out = e->v;
+			return true;
+		}
 		resolved r = {.def = e->def, .why = e->why};
 		fail_global(s, name, use, &r);
 	}

@@ -57,7 +57,11 @@ for key in "${files[@]}"; do
 		sig=$(printf '%s' "$row" | cut -f3)
 		defs=$(printf '%s' "$row" | cut -f4)
 		dargs=()
-		if [ -n "$defs" ] && [ "$defs" != - ]; then for d in $defs; do dargs+=(-D "$d"); done; fi
+		# NAME=VALUE words become -D NAME=VALUE; words that start with -- (--num-warps=8,
+		# --num-stages=3: the launch options of the host call or autotune config) pass as is
+		if [ -n "$defs" ] && [ "$defs" != - ]; then
+			for d in $defs; do case $d in --*) dargs+=("$d");; *) dargs+=(-D "$d");; esac; done
+		fi
 		r86=ok r90=ok first=
 		if ! "$tilecc" "$src" -k "$k" -s "$sig" "${dargs[@]}" -o "$work/k.so" 2> "$work/e86"; then
 			r86=FAIL

@@ -93,6 +93,7 @@ e2e_kernel(memory atomics memory.py atomics
            "*i32, *fp32, *i32, *i32, *i32, *i32, *fp32, *i32, *i32, *i32, i32, 64")
 e2e_kernel(memory block_ptrs memory.py block_ptrs "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 16, 32")
 e2e_kernel(memory masked memory.py masked "*fp32, *fp32, *fp32, i32, 128")
+e2e_kernel(memory bool_masks memory.py bool_masks "*fp32:16, *i1:16, *fp32:16, *i1:16, i32, 128")
 
 # ---- sync.c: scalar atomics seen by every thread (locks, tickets, cas loops), each with 1, 4
 # and 8 warps per program.

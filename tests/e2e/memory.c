@@ -9,7 +9,9 @@
  *               block: loads with boundary_check and padding_option="zero", stores with
  *               boundary_check (nothing written outside, checked by the red zones)
  *   masked      masked loads with an `other` value, a scalar load, a scalar store, and a
- *               store under a mask with holes */
+ *               store under a mask with holes
+ *   bool_masks  a store under a mask loaded from a bool tensor, and a masked bool load whose
+ *               `other` is a bool tile (vectorized bool loads on the GPUs) */
 #include "e2e.h"
 
 #include <math.h>
@@ -158,6 +160,38 @@ static void test_masked(int n, uint64_t seed)
 	e2e_end();
 }
 
+static void test_bool_masks(int n, uint64_t seed)
+{
+	enum { BLOCK = 128 };
+	e2e_begin("bool_masks n=%d", n);
+	tilert_kernel *k = e2e_kernel("bool_masks", "bool_masks");
+	e2e_rng r = e2e_rng_new(seed);
+	int P = (n + BLOCK - 1) / BLOCK;
+	size_t tot = (size_t)P * BLOCK;
+	float *x = e2e_alloc(tot * 4), *out = e2e_alloc(tot * 4);
+	uint8_t *m = e2e_alloc(tot), *keep = e2e_alloc(tot);
+	e2e_fill_f32(&r, x, tot, -4, 4);
+	for (size_t i = 0; i < tot; i++)
+		m[i] = (uint8_t)e2e_randint(&r, 0, 1);
+	e2e_poison_f32(out, tot);
+	e2e_poison(keep, tot);
+	double *w = malloc(tot * sizeof(double));
+	int64_t *wk = malloc(tot * sizeof(int64_t));
+	for (size_t i = 0; i < tot; i++) {
+		/* e2e_poison_f32 fills with NaN: unselected lanes keep it */
+		w[i] = m[i] ? x[i] : NAN;
+		wk[i] = i < (size_t)n ? m[i] : i % 3 == 0;
+	}
+	void *args[] = {&x, &m, &out, &keep, &n};
+	if (!e2e_launch(k, (unsigned)P, 1, 1, args, 5)) {
+		e2e_cmp_f32("store under a loaded bool mask", out, w, tot, E2E_EXACT);
+		e2e_cmp_int("bool load with a bool other", keep, wk, tot, 1, 0);
+	}
+	free(w);
+	free(wk);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -171,5 +205,7 @@ int main(int argc, char **argv)
 	static const int ns[] = {1, 127, 128, 129, 1000};
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(ns); i++)
 		E2E_RUN(test_masked(ns[i], 9200 + i));
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(ns); i++)
+		E2E_RUN(test_bool_masks(ns[i], 9300 + i));
 	return e2e_finish();
 }

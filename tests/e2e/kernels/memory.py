@@ -80,3 +80,14 @@ def masked(x_ptr, out_ptr, s_ptr, n, BLOCK: tl.constexpr):
     # a scalar store by the last program
     if pid == tl.num_programs(0) - 1:
         tl.store(s_ptr + 1, s * 2)
+
+
+@triton.jit
+def bool_masks(x_ptr, m_ptr, out_ptr, keep_ptr, n, BLOCK: tl.constexpr):
+    # a store under a mask loaded straight from a bool tensor (whole blocks: the buffers are
+    # padded), and a masked bool load whose `other` is a bool tile (FlagGems masked_select)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    sel = tl.load(m_ptr + offs)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs), mask=sel)
+    keep = tl.load(m_ptr + offs, mask=offs < n, other=offs % 3 == 0)
+    tl.store(keep_ptr + offs, keep)
