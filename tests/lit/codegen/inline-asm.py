@@ -24,6 +24,7 @@
 # RUN: FileCheck %s --check-prefix=PACKED --input-file %t.p.ptx
 # RUN: %tilecc %s -k amd_pack -s "*fp16, 1024" --target=gfx90a --emit=amdgcn -o %t.p.s
 # RUN: FileCheck %s --check-prefix=AMDPACK --input-file %t.p.s
+# RUN: %tilecc %s -k amd_pack -s "*fp16, 1024" --target=gfx90a -o %t.p.hsaco
 import triton
 import triton.language as tl
 
@@ -134,5 +135,9 @@ def amd_pack(h_ptr, BLOCK: tl.constexpr):
     h = tl.load(h_ptr + offs)
     g = tl.inline_asm_elementwise("v_pk_add_f16 $0, $1, $1", "=v,v", [h], dtype=tl.float16,
                                   is_pure=True, pack=2)
-    tl.store(h_ptr + offs, g)
+    a, b = tl.inline_asm_elementwise("v_cvt_f32_f16 $0, $2\n\tv_cvt_i32_f32 $1, $0", "=v,=v,v", [g],
+                                     dtype=(tl.float32, tl.int32), is_pure=True, pack=1)
+    tl.store(h_ptr + offs, (a + b.to(tl.float32)).to(tl.float16))
 # AMDPACK: v_pk_add_f16 v{{[0-9]+}}, v{{[0-9]+}}, v{{[0-9]+}}
+# AMDPACK: v_cvt_f32_f16 [[A:v[0-9]+]], v{{[0-9]+}}
+# AMDPACK-NEXT: v_cvt_i32_f32 v{{[0-9]+}}, [[A]]
