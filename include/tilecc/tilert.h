@@ -191,6 +191,46 @@ TILERT_API int tilert_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes);
 /* Sets bytes of device memory at dev to (unsigned char)value. */
 TILERT_API int tilert_memset_d8(void *dev, int value, size_t bytes);
 
+/* ---- host tensor descriptors (docs/abi.md, "Tensor descriptor parameters") ---------------
+ * A kernel parameter of type tensordesc<DTYPE[BLOCK...]> (Triton's TensorDescriptor) takes
+ * 2 * rank + 2 launch arguments, in this order: the base pointer, shape[0..rank) as
+ * int32_t, strides[0..rank) as int64_t (in elements), and the padding as _Bool (1:
+ * out-of-bounds reads give NaN, 0: zeros; the tilert_tensor_desc field is a uint8_t, 0
+ * or 1, the same byte). The block shape is the kernel's (compile time).
+ *
+ *     tilert_tensor_desc a;
+ *     int64_t shape[2] = {M, K}, strides[2] = {K, 1};
+ *     tilert_tensor_desc_init(&a, a_dev, 2, 2, shape, strides, "zero");
+ *     void *args[16];
+ *     size_t n = 0;
+ *     tilert_tensor_desc_append(&a, args, 16, &n);   // args[0..6): a's fields
+ *     args[n++] = &M;
+ *     tilert_launch(k, stream, grid, args, n);
+ *
+ * The appended pointers point into the struct: it must live until the launch returns. */
+enum { TILERT_DESC_MAX_RANK = 5 };
+
+typedef struct tilert_tensor_desc {
+	void *base;                             /* the element at index 0; 16-byte aligned */
+	int rank;                               /* 1 to TILERT_DESC_MAX_RANK */
+	int32_t shape[TILERT_DESC_MAX_RANK];    /* elements along each dimension */
+	int64_t strides[TILERT_DESC_MAX_RANK];  /* in elements; strides[rank - 1] is 1 */
+	uint8_t padding_nan;                    /* 1: padding "nan" (floating-point tensors) */
+} tilert_tensor_desc;
+
+/* Fills *d, with the checks Triton's TensorDescriptor makes: rank 1 to 5, a 16-byte aligned
+ * base, a last stride of 1, the other strides multiples of 16 bytes (elem_size bytes an
+ * element), shapes from 0 to INT32_MAX, padding "zero" or "nan" (NULL: "zero"). base may be
+ * a device address. Fails with TILERT_ERR_INVALID_ARGUMENT (*d untouched). */
+TILERT_API int tilert_tensor_desc_init(tilert_tensor_desc *d, void *base, size_t elem_size,
+                                       int rank, const int64_t *shape, const int64_t *strides,
+                                       const char *padding);
+/* Appends d's 2 * d->rank + 2 launch arguments (pointers into *d) at args[*nargs], and
+ * advances *nargs; fails with TILERT_ERR_ARGUMENTS, appending nothing, when they do not fit
+ * in cap entries. */
+TILERT_API int tilert_tensor_desc_append(const tilert_tensor_desc *d, void **args, size_t cap,
+                                         size_t *nargs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -869,34 +869,43 @@ static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLV
 }
 
 /* inline_asm: GPU assembly cannot run here; the op's CPU variant (its region, from
- * cpu=FN) runs element by element instead, and without one the kernel is refused. */
+ * cpu=FN) runs element by element instead (pack only groups the GPU's calls, so it plays
+ * no part here), and without one the kernel is refused. */
 static void lower_inline_asm(cg *c, const ir_op *op)
 {
 	const ir_block *body = op->regions[0];
 	const ir_op *y = cg_terminator(body);
 	const ir_type *rt = op->results[0].type;
-	if (!y || y->noperands != 1)
+	int nres = op->nresults;
+	if (!y || y->noperands != nres)
 		cg_fail(c, op, "tl.inline_asm_elementwise cannot run on a CPU target: give a CPU "
 			       "variant with cpu=FN (a @triton.jit function of the same arguments; "
 			       "docs/language.md)");
-	LLVMValueRef in[16], out[1];
+	if (nres > 8)
+		cg_fail(c, op, "inline assembly with more than 8 results is not supported");
+	LLVMValueRef in[16], out[8];
 	int n = op->noperands < 16 ? op->noperands : 16;
 	if (!is_tile(rt)) {
 		for (int k = 0; k < n; k++)
 			in[k] = get(c, op->operands[k]);
 		combine(c, body, in, n, out);
-		set(c, &op->results[0], out[0]);
+		for (int r = 0; r < nres; r++)
+			set(c, &op->results[r], out[r]);
 		return;
 	}
 	cgloop l;
-	LLVMValueRef buf = alloc_tile(c, rt);
+	LLVMValueRef buf[8];
+	for (int r = 0; r < nres; r++)
+		buf[r] = alloc_tile(c, op->results[r].type);
 	LLVMValueRef i = loop_open(c, &l, numel(rt));
 	for (int k = 0; k < n; k++)
 		in[k] = elem(c, op->operands[k], i);
 	combine(c, body, in, n, out);
-	store_elem(c, buf, rt->elem, i, out[0]);
+	for (int r = 0; r < nres; r++)
+		store_elem(c, buf[r], op->results[r].type->elem, i, out[r]);
 	loop_close(c, &l);
-	set(c, &op->results[0], buf);
+	for (int r = 0; r < nres; r++)
+		set(c, &op->results[r], buf[r]);
 }
 
 static void lower_reduce_scan(cg *c, const ir_op *op)

@@ -492,37 +492,118 @@ static void lower_gather(cg *c, const ir_op *op)
 	put(c, &op->results[0], r);
 }
 
-/* inline_asm: Triton's element-wise inline assembly, one LLVM inline-asm call per element
- * this thread holds (the operands are canonical tiles of the result's shape, or scalars).
- * Not pure (is_pure=False): marked with side effects, so LLVM neither drops nor merges it. */
+/* Elements of t that inline_asm passes in one register: Triton packs values narrower than
+ * 32 bits, up to pack of them, into a vector of one 32-bit register. */
+static int asm_per_reg(const ir_type *t, int pack)
+{
+	int bits = ir_type_bits(ir_type_elem(t));
+	int per = t->kind == IR_PTR || bits >= 32 ? 1 : 32 / bits;
+	return per < pack ? per : pack;
+}
+
+/* inline_asm: Triton's element-wise inline assembly, one LLVM inline-asm call per `pack`
+ * consecutive elements this thread holds (the operands are canonical tiles of the results'
+ * shape, or scalars). As in Triton, each operand's pack elements are passed as pack / per
+ * registers, each a <per x T> vector (per = 32 / bits for T narrower than 32 bits, else 1:
+ * a plain T), operand after operand; the results come back the same way, result after
+ * result, in a struct when there is more than one register in all. The last group of a
+ * thread whose element count is not a multiple of pack is padded with undef. Not pure
+ * (is_pure=False): marked with side effects, so LLVM neither drops nor merges it. */
 static void lower_inline_asm(cg *c, const ir_op *op)
 {
-	const ir_type *rt = op->results[0].type;
+	enum { MAXREG = 64 };
 	const char *text = ir_op_attr(op, "asm")->s, *cons = ir_op_attr(op, "constraints")->s;
 	bool pure = ir_op_int(op, "pure", 0) != 0;
-	int n = op->noperands;
-	if (n > 16)
-		cg_fail(c, op, "inline assembly with more than 16 operands is not supported");
-	LLVMTypeRef pt[16];
-	for (int k = 0; k < n; k++)
-		pt[k] = cg_scalar_type(c, ir_type_elem(op->operands[k]->type));
-	LLVMTypeRef ft = LLVMFunctionType(cg_scalar_type(c, ir_type_elem(rt)), pt, (unsigned)n, 0);
+	int pack = (int)ir_op_int(op, "pack", 1);
+	int n = op->noperands, nres = op->nresults;
+	LLVMTypeRef pt[MAXREG], rt[MAXREG];
+	int np = 0, nr = 0;
+	for (int k = 0; k < n; k++) {
+		const ir_type *t = op->operands[k]->type;
+		int per = asm_per_reg(t, pack);
+		LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(t));
+		for (int j = 0; j < pack; j += per) {
+			if (np == MAXREG)
+				cg_fail(c, op, "inline assembly with more than %d operand registers is not "
+					       "supported", MAXREG);
+			pt[np++] = per > 1 ? LLVMVectorType(et, (unsigned)per) : et;
+		}
+	}
+	for (int r = 0; r < nres; r++) {
+		const ir_type *t = op->results[r].type;
+		int per = asm_per_reg(t, pack);
+		LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(t));
+		for (int j = 0; j < pack; j += per) {
+			if (nr == MAXREG)
+				cg_fail(c, op, "inline assembly with more than %d result registers is not "
+					       "supported", MAXREG);
+			rt[nr++] = per > 1 ? LLVMVectorType(et, (unsigned)per) : et;
+		}
+	}
+	LLVMTypeRef ret = nr > 1 ? LLVMStructTypeInContext(c->ctx, rt, (unsigned)nr, 0) : rt[0];
+	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)np, 0);
 	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons, strlen(cons),
 					   !pure, 0, LLVMInlineAsmDialectATT, 0);
-	LLVMValueRef a[16];
-	if (!is_tile(rt)) {
-		for (int k = 0; k < n; k++)
-			a[k] = sget(c, op->operands[k]);
-		put(c, &op->results[0], LLVMBuildCall2(c->b, ft, fn, a, (unsigned)n, ""));
-		return;
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->ctx);
+	const ir_type *r0 = op->results[0].type;
+	bool tile = is_tile(r0);
+	int total = tile ? slots(c, r0) : 1;
+	gtile *res[8] = {0};
+	LLVMValueRef sres[8] = {0};
+	if (nres > 8)
+		cg_fail(c, op, "inline assembly with more than 8 results is not supported");
+	for (int r = 0; tile && r < nres; r++)
+		res[r] = new_tile(c, total);
+	for (int e0 = 0; e0 < total; e0 += pack) {
+		LLVMValueRef a[MAXREG];
+		int ai = 0;
+		for (int k = 0; k < n; k++) {
+			const ir_value *v = op->operands[k];
+			int per = asm_per_reg(v->type, pack);
+			LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(v->type));
+			for (int j = 0; j < pack; j += per) {
+				LLVMValueRef reg = per > 1 ? LLVMGetUndef(pt[ai]) : NULL;
+				for (int q = 0; q < per; q++) {
+					int e = e0 + j + q;
+					LLVMValueRef x = e >= total ? LLVMGetUndef(et)
+						       : is_tile(v->type) ? opnd(c, v, e) : sget(c, v);
+					if (per == 1)
+						reg = x;
+					else
+						reg = LLVMBuildInsertElement(c->b, reg, x,
+									     LLVMConstInt(i32, (unsigned)q, 0), "");
+				}
+				a[ai++] = reg;
+			}
+		}
+		LLVMValueRef out = LLVMBuildCall2(c->b, ft, fn, a, (unsigned)np, "");
+		int si = 0;
+		for (int r = 0; r < nres; r++) {
+			int per = asm_per_reg(op->results[r].type, pack);
+			for (int j = 0; j < pack; j += per) {
+				LLVMValueRef reg = nr > 1 ? LLVMBuildExtractValue(c->b, out, (unsigned)si, "") : out;
+				si++;
+				for (int q = 0; q < per; q++) {
+					int e = e0 + j + q;
+					if (e >= total)
+						continue;
+					LLVMValueRef x = per == 1 ? reg
+						       : LLVMBuildExtractElement(c->b, reg,
+										 LLVMConstInt(i32, (unsigned)q, 0), "");
+					if (tile)
+						res[r]->v[e] = x;
+					else
+						sres[r] = x;
+				}
+			}
+		}
 	}
-	gtile *r = new_tile(c, slots(c, rt));
-	for (int e = 0; e < r->n; e++) {
-		for (int k = 0; k < n; k++)
-			a[k] = opnd(c, op->operands[k], e);
-		r->v[e] = LLVMBuildCall2(c->b, ft, fn, a, (unsigned)n, "");
+	for (int r = 0; r < nres; r++) {
+		if (tile)
+			put(c, &op->results[r], res[r]);
+		else
+			put(c, &op->results[r], sres[r]);
 	}
-	put(c, &op->results[0], r);
 }
 
 static void exchange(cg *c, const ir_op *op, int res, remap_fn f)

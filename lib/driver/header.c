@@ -7,7 +7,9 @@
  *                   float *x_ptr, float *y_ptr, float *out_ptr, int32_t n);
  *
  * It returns a TILERT_* code; tilert_last_error() has the details. The header only needs
- * <tilecc/tilert.h> and <stdint.h>. */
+ * <tilecc/tilert.h> and <stdint.h>. A host tensor descriptor parameter (tensordesc<...>,
+ * 2 * rank + 2 runtime parameters) is one `const tilert_tensor_desc *NAME` argument, whose
+ * fields the launcher passes in their order (tilert_tensor_desc_append). */
 #include <ctype.h>
 #include <string.h>
 
@@ -82,6 +84,12 @@ static void prototype(strbuf *b, const ir_func *f)
 	strbuf_printf(b, "int %s_launch(tilert_stream *stream, tilert_grid grid", f->name);
 	for (int i = 0; i < f->body->nargs; i++) {
 		const ir_value *a = f->body->args[i];
+		if (f->params[i].desc_rank) {
+			strbuf_puts(b, ",\n\t\tconst tilert_tensor_desc *");
+			param_name(b, a, i);
+			i += 2 * f->params[i].desc_rank + 1;
+			continue;
+		}
 		strbuf_printf(b, ",\n\t\t%s", c_type(a->type));
 		param_name(b, a, i);
 	}
@@ -156,8 +164,38 @@ void header_write(strbuf *h, strbuf *c, const ir_func *f, const char *header_nam
 	int np = f->body->nargs;
 	strbuf_printf(c, "\tvoid *args[%d] = {", np ? np : 1);
 	for (int i = 0; i < np; i++) {
+		/* a descriptor's slots are filled from its struct below */
+		int r = f->params[i].desc_rank;
+		for (int k = 0; r && k < 2 * r + 2; k++)
+			strbuf_puts(c, i + k ? ", NULL" : "NULL");
+		if (r) {
+			i += 2 * r + 1;
+			continue;
+		}
 		strbuf_puts(c, i ? ", &" : "&");
 		param_name(c, f->body->args[i], i);
 	}
-	strbuf_printf(c, "%s};\n\treturn tilert_launch(k, stream, grid, args, %d);\n}\n", np ? "" : "NULL", np);
+	strbuf_printf(c, "%s};\n", np ? "" : "NULL");
+	for (int i = 0; i < np; i++)
+		if (f->params[i].desc_rank) {
+			strbuf_puts(c, "\tsize_t n;\n");
+			break;
+		}
+	for (int i = 0; i < np; i++) {
+		int r = f->params[i].desc_rank;
+		if (!r)
+			continue;
+		/* a descriptor of another rank would shift the arguments after it */
+		strbuf_printf(c, "\tif (!");
+		param_name(c, f->body->args[i], i);
+		strbuf_puts(c, " || ");
+		param_name(c, f->body->args[i], i);
+		strbuf_printf(c, "->rank != %d)\n\t\treturn TILERT_ERR_INVALID_ARGUMENT;\n", r);
+		strbuf_printf(c, "\tn = %d;\n\trc = tilert_tensor_desc_append(", i);
+		param_name(c, f->body->args[i], i);
+		strbuf_printf(c, ", args, %d, &n);\n\tif (rc != TILERT_OK)\n\t\treturn rc;\n",
+			      i + 2 * r + 2);
+		i += 2 * r + 1;
+	}
+	strbuf_printf(c, "\treturn tilert_launch(k, stream, grid, args, %d);\n}\n", np);
 }

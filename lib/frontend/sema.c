@@ -1390,9 +1390,11 @@ static int split_signature(sema *s, const char *sig, sig_entry *out, int max)
 	while (1) {
 		while (*p == ' ' || *p == '\t')
 			p++;
+		/* commas inside brackets belong to the entry: tensordesc<fp16[64, 64]> */
 		const char *q = p;
-		while (*q && *q != ',')
-			q++;
+		int depth = 0;
+		for (; *q && (*q != ',' || depth > 0); q++)
+			depth += (*q == '<' || *q == '[' || *q == '(') - (*q == '>' || *q == ']' || *q == ')');
 		const char *e = q;
 		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
 			e--;
@@ -1477,11 +1479,69 @@ typedef struct param_spec {
 	bool is_constexpr;
 	bool has_value;   /* constexpr value known */
 	sval value;
-	const ir_type *type; /* runtime parameter type */
+	const ir_type *type; /* runtime parameter type (a descriptor's: the base pointer) */
 	int64_t div;
 	bool eq1;
+	int desc_rank;    /* > 0: a host tensor descriptor, tensordesc<T[block]> */
+	int64_t desc_block[5];
 	srcloc loc;       /* where the value or type came from (for diagnostics) */
 } param_spec;
+
+/* Reads a host tensor descriptor's type, Triton's spelling of it:
+ *   tensordesc<DTYPE[B0, B1, ...]>      (DTYPE as in pointer types: fp16, fp32, i8, ...)
+ * Returns false when t does not start with "tensordesc"; fails (located at loc, in the
+ * signature or the annotation) when it does but is malformed. */
+static bool parse_desc_entry(sema *s, const char *t, param_spec *ps, srcloc loc)
+{
+	if (strncmp(t, "tensordesc", 10))
+		return false;
+	const char *p = t + 10;
+	if (*p != '<')
+		sema_fail(s, loc, "bad tensor descriptor type '%s' (expected tensordesc<DTYPE[BLOCK, "
+				  "...]>, such as tensordesc<fp16[64, 64]>)", t);
+	p++;
+	const char *lb = strchr(p, '[');
+	const ir_type *elem = lb ? sig_scalar(s, p, (size_t)(lb - p)) : NULL;
+	if (!elem)
+		sema_fail(s, loc, "bad tensor descriptor type '%s': expected a dtype such as fp16 or "
+				  "i32 after '<', then the block shape in brackets", t);
+	p = lb + 1;
+	int rank = 0;
+	while (1) {
+		while (*p == ' ')
+			p++;
+		char *end;
+		long long v = strtoll(p, &end, 10);
+		if (end == p)
+			sema_fail(s, loc, "bad tensor descriptor type '%s': the block shape must be "
+					  "integers, such as [64, 64]", t);
+		if (rank == 5)
+			sema_fail(s, loc, "tensor descriptors have 1 to 5 dimensions, '%s' has more", t);
+		ps->desc_block[rank++] = v;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (*p == ']')
+			break;
+		if (*p != ',')
+			sema_fail(s, loc, "bad tensor descriptor type '%s': expected ',' or ']' in the "
+					  "block shape", t);
+		p++;
+	}
+	p++;
+	if (*p == ',')
+		sema_fail(s, loc, "'%s': descriptors with a shared-memory layout (Gluon's "
+				  "tensordesc<..., layout>) are not supported", t);
+	if (strcmp(p, ">"))
+		sema_fail(s, loc, "bad tensor descriptor type '%s': expected '>' after the block shape", t);
+	sema_desc_check_block(s, elem, rank, ps->desc_block, loc);
+	ps->desc_rank = rank;
+	/* Triton's TensorDescriptor asserts a 16-byte aligned base: the launch checks it too */
+	ps->type = ir_type_ptr(s->ctx, elem, 1);
+	ps->div = 16;
+	ps->eq1 = false;
+	return true;
+}
 
 /* Reads one type entry like "*fp16:16", "i32:1" or "fp32". Returns false on a syntax error. */
 static bool parse_type_entry(sema *s, const char *t, const ir_type **ty, int64_t *div, bool *eq1)
@@ -1539,6 +1599,15 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 		int n = split_signature(s, spec->signature, e, 256);
 		sigfile = diag_add_source(s->d, "<signature>", spec->signature,
 					  (uint32_t)strlen(spec->signature));
+		for (int k = 0; k < n && k < 256; k++) {
+			int depth = 0;
+			for (const char *q = e[k].text; *q; q++)
+				depth += (*q == '<' || *q == '[' || *q == '(') -
+					 (*q == '>' || *q == ']' || *q == ')');
+			if (depth)
+				sema_fail(s, (srcloc){sigfile, 1, e[k].col, e[k].len ? e[k].len : 1},
+					  "unbalanced brackets in the signature entry '%s'", e[k].text);
+		}
 		/* NAME=VALUE entries (as the template that --list-kernels prints has them) set a
 		 * constexpr by name and do not count as positions */
 		int npos_e = 0;
@@ -1618,7 +1687,8 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 				ps[i].has_value = true;
 				ps[i].loc = el;
 			} else {
-				if (!parse_type_entry(s, en->text, &ps[i].type, &ps[i].div, &ps[i].eq1)) {
+				if (!parse_desc_entry(s, en->text, &ps[i], el) &&
+				    !parse_type_entry(s, en->text, &ps[i].type, &ps[i].div, &ps[i].eq1)) {
 					sval dummy;
 					if (parse_const_text(s, en->text, &dummy) && dummy.kind != SV_DTYPE)
 						sema_fail(s, el, "parameter '%s' is not a tl.constexpr, so "
@@ -1627,7 +1697,7 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 							  fn->params[i].name, en->text);
 					sema_fail(s, el, "bad signature entry '%s' for parameter '%s' "
 							 "(expected a type such as *fp16:16, i32:16, i32:1, "
-							 "fp32)",
+							 "fp32, tensordesc<fp16[64, 64]>)",
 						  en->text, fn->params[i].name);
 				}
 				ps[i].loc = el;
@@ -1658,7 +1728,8 @@ static void specialize(sema *s, const jit_info *ji, const sema_spec *spec, param
 	/* 3. annotations in the source: n: "i32:16", x_ptr: "*fp32" */
 	for (int i = 0; i < np; i++) {
 		const ast_expr *an = fn->params[i].annotation;
-		if (!ps[i].is_constexpr && !ps[i].type && an && an->kind == AST_STR) {
+		if (!ps[i].is_constexpr && !ps[i].type && an && an->kind == AST_STR &&
+		    !parse_desc_entry(s, an->str.s, &ps[i], an->loc)) {
 			if (!parse_type_entry(s, an->str.s, &ps[i].type, &ps[i].div, &ps[i].eq1))
 				sema_fail(s, an->loc, "bad type annotation '%s' (expected a type such as "
 						      "*fp16:16 or i32)", an->str.s);
@@ -1779,15 +1850,33 @@ static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
 	int num_warps = spec->num_warps, num_stages = spec->num_stages;
 	specialize(s, k, spec, ps, &num_warps, &num_stages);
 
-	/* the function: runtime parameters become block arguments */
-	const ir_type **types = ARENA_NEWN(s->a, const ir_type *, np + 1);
-	const char **pnames = ARENA_NEWN(s->a, const char *, np + 1);
-	int nrt = 0;
+	/* the function: runtime parameters become block arguments; a host tensor descriptor
+	 * becomes 2 * rank + 2 of them (docs/abi.md): NAME (the base), NAME_shape0.. (i32),
+	 * NAME_stride0.. (i64), NAME_padding (i1) */
+	int nslots = 0;
 	for (int i = 0; i < np; i++)
-		if (!ps[i].is_constexpr) {
-			types[nrt] = ps[i].type;
-			pnames[nrt++] = fn->params[i].name;
+		if (!ps[i].is_constexpr)
+			nslots += ps[i].desc_rank ? 2 * ps[i].desc_rank + 2 : 1;
+	const ir_type **types = ARENA_NEWN(s->a, const ir_type *, nslots + 1);
+	const char **pnames = ARENA_NEWN(s->a, const char *, nslots + 1);
+	int nrt = 0;
+	for (int i = 0; i < np; i++) {
+		if (ps[i].is_constexpr)
+			continue;
+		types[nrt] = ps[i].type;
+		pnames[nrt++] = fn->params[i].name;
+		for (int k = 0; ps[i].desc_rank && k < 2 * ps[i].desc_rank + 1; k++) {
+			int r = ps[i].desc_rank;
+			const char *what = k < r ? "shape" : k < 2 * r ? "stride" : "padding";
+			char nm[300];
+			if (k < 2 * r)
+				snprintf(nm, sizeof nm, "%s_%s%d", fn->params[i].name, what, k % r);
+			else
+				snprintf(nm, sizeof nm, "%s_%s", fn->params[i].name, what);
+			types[nrt] = ir_type_scalar(c, k < r ? IR_I32 : k < 2 * r ? IR_I64 : IR_I1);
+			pnames[nrt++] = strtab_cstr(s->names, nm);
 		}
+	}
 	ir_module *mod = ir_module_create(c);
 	ir_func *f = ir_func_create(mod, fn->name, nrt, types, pnames, fn->loc);
 	ir_func_set_int(c, f, "num_warps", num_warps ? num_warps : 4);
@@ -1795,20 +1884,29 @@ static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
 		ir_func_set_int(c, f, "num_stages", num_stages);
 	scope locals = {0};
 	s->locals = &locals;
+	s->b = (ir_builder){c, f->body, NULL, fn->loc};
 	for (int i = 0, j = 0; i < np; i++) {
 		if (ps[i].is_constexpr) {
 			scope_set(s, &locals, fn->params[i].name, ps[i].value);
 			continue;
 		}
-		f->params[j].divisibility = ps[i].div;
-		f->params[j].equal_to_1 = ps[i].eq1;
-		f->params[j].name = fn->params[i].name;
-		/* a parameter known to equal 1 is the constant 1 inside the kernel, as in Triton */
-		scope_set(s, &locals, fn->params[i].name,
-			  ps[i].eq1 ? sv_int(1) : sv_ir(f->body->args[j]));
-		j++;
+		int n = ps[i].desc_rank ? 2 * ps[i].desc_rank + 2 : 1;
+		for (int k = 0; k < n; k++) {
+			f->params[j + k].divisibility = k ? 1 : ps[i].div;
+			f->params[j + k].equal_to_1 = !k && ps[i].eq1;
+			f->params[j + k].name = pnames[j + k];
+		}
+		f->params[j].desc_rank = ps[i].desc_rank;
+		if (ps[i].desc_rank)
+			scope_set(s, &locals, fn->params[i].name,
+				  sema_host_desc(s, ps[i].desc_rank, ps[i].desc_block, &f->body->args[j]));
+		else
+			/* a parameter known to equal 1 is the constant 1 inside the kernel, as in
+			 * Triton */
+			scope_set(s, &locals, fn->params[i].name,
+				  ps[i].eq1 ? sv_int(1) : sv_ir(f->body->args[j]));
+		j += n;
 	}
-	s->b = (ir_builder){c, f->body, NULL, fn->loc};
 	exec_block(s, &fn->body, 0);
 	s->b.loc = fn->loc;
 	ir_build(&s->b, IR_OP_RETURN, 0, NULL, 0, NULL);

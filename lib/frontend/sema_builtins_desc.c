@@ -1,4 +1,5 @@
 /* sema_builtins_desc.c: tensor descriptors made in the kernel (tl.make_tensor_descriptor)
+ * or passed by the host (a tensordesc<fp16[64, 64]> parameter, Triton's TensorDescriptor),
  * and their methods desc.load(offsets), desc.store(offsets, value) and desc.atomic_*.
  *
  * A descriptor is a compile-time object (SV_DESC): the base pointer, the runtime shape
@@ -7,7 +8,12 @@
  * offsets[d] + arange(block[d]) along every dimension, the pointers base + sum(coord[d] *
  * strides[d]) (in 64 bits), and the mask 0 <= coord[d] < shape[d]. So out-of-bounds reads
  * give 0 (or NaN with padding_option="nan") and out-of-bounds writes are dropped, as with
- * the TMA units Triton uses on Hopper; every target runs them the same way. */
+ * the TMA units Triton uses on Hopper; every target runs them the same way.
+ *
+ * A host descriptor arrives as 2 * rank + 2 runtime parameters (docs/abi.md, "Tensor
+ * descriptor parameters"): the base, the shape (i32 each), the strides (i64 each) and the
+ * padding (i1, true for NaN); its last stride is taken as the constant 1, which the host
+ * guarantees (Triton asserts it, tilert_tensor_desc_init checks it). */
 #include <math.h>
 #include <string.h>
 
@@ -34,6 +40,38 @@ static const sval *need_list(sema *s, const sval *v, srcloc loc, const char *wha
 		sema_fail(s, loc, "%s has %d entries, but the descriptor has %d dimensions", what,
 			  v->tup.n, n);
 	return v;
+}
+
+/* The rules Triton puts on a block shape: powers of two within the tensor size limit, and
+ * at least 16 bytes along the last dimension (the TMA units' smallest box row). */
+void sema_desc_check_block(sema *s, const ir_type *elem, int rank, const int64_t *block,
+			   srcloc loc)
+{
+	sema_check_shape(s, rank, block, loc);
+	int64_t bytes = block[rank - 1] * ir_type_bits(elem) / 8;
+	if (bytes < 16)
+		sema_fail(s, loc, "a descriptor's block must have at least 16 bytes in the last "
+				  "dimension, got %lld * %d = %lld bytes", (long long)block[rank - 1],
+			  ir_type_bits(elem) / 8, (long long)bytes);
+}
+
+sval sema_host_desc(sema *s, int rank, const int64_t *block, ir_value *const *args)
+{
+	sema_desc *d = ARENA_NEW(s->a, sema_desc);
+	d->rank = rank;
+	d->base = args[0];
+	for (int i = 0; i < rank; i++) {
+		d->block[i] = block[i];
+		d->shape[i] = args[1 + i];
+		/* the last stride is 1 by contract: a constant keeps the rows contiguous for the
+		 * axis analysis, as an in-kernel descriptor's literal 1 does */
+		sval one = sv_int(1);
+		d->strides[i] = i == rank - 1 ? sema_to_ir(s, &one, ir_type_scalar(s->ctx, IR_I64),
+							   s->b.loc)
+					      : args[1 + rank + i];
+	}
+	d->pad_flag = ir_type_is_float(d->base->type->elem) ? args[1 + 2 * rank] : NULL;
+	return (sval){.kind = SV_DESC, .desc = d};
 }
 
 /* tl.make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero") */
@@ -68,12 +106,7 @@ SEMA_HANDLER(sema_bi_make_tensor_descriptor)
 		d->strides[i] = st.kind == SV_IR ? sema_cast(s, st.ir, i64, false, sl_loc[2])
 						 : sema_to_ir(s, &st, i64, sl_loc[2]);
 	}
-	sema_check_shape(s, rank, d->block, sl_loc[3]);
-	int64_t bytes = d->block[rank - 1] * ir_type_bits(base->type->elem) / 8;
-	if (bytes < 16)
-		sema_fail(s, sl_loc[3], "a descriptor's block must have at least 16 bytes in the last "
-					"dimension, got %lld * %d = %lld bytes", (long long)d->block[rank - 1],
-			  ir_type_bits(base->type->elem) / 8, (long long)bytes);
+	sema_desc_check_block(s, base->type->elem, rank, d->block, sl_loc[3]);
 	const char *pad = "zero";
 	if (!sv_absent(&sl[4])) {
 		if (sl[4].kind != SV_STR || (strcmp(sl[4].s, "zero") && strcmp(sl[4].s, "nan")))
@@ -148,6 +181,13 @@ SEMA_HANDLER(sema_bi_desc_method)
 	block_access(s, d, &sl[1], sl_loc[1], &ptrs, &mask);
 	if (!strcmp(m, "load")) {
 		sval other = d->pad_nan ? sv_float(NAN) : sv_int(0);
+		if (d->pad_flag) {
+			/* a host descriptor's padding is known at launch: where(padding, nan, 0) */
+			sval w[3] = {sv_ir(d->pad_flag), sv_float(NAN), sv_float(0)};
+			srcloc wl[3] = {a->loc, a->loc, a->loc};
+			sema_args wa = {.pos = w, .pos_loc = wl, .npos = 3, .loc = a->loc};
+			other = sema_call_builtin(s, sema_find_builtin("where", SEMA_NS_TL), &wa);
+		}
 		return call_tl(s, "load", 1, &ptrs, &mask, &other, a->loc);
 	}
 	/* the value is broadcast to the block, as Triton's descriptor stores require */

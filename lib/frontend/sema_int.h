@@ -48,14 +48,16 @@ typedef enum sema_module_id {
 typedef struct sema_pymod sema_pymod;
 struct sema;
 
-/* A tensor descriptor made in the kernel (sema_builtins_desc.c): a global tensor's base,
- * runtime shape (int32) and strides (int64), and the block an access moves. */
+/* A tensor descriptor (sema_builtins_desc.c), made in the kernel or passed by the host as
+ * a tensordesc<...> parameter: a global tensor's base, runtime shape (int32) and strides
+ * (int64), and the block an access moves. */
 typedef struct sema_desc {
 	int rank;
 	ir_value *base;
 	ir_value *shape[5], *strides[5];
 	int64_t block[5];
-	bool pad_nan; /* padding_option="nan": out-of-bounds reads give NaN */
+	bool pad_nan;       /* padding_option="nan": out-of-bounds reads give NaN */
+	ir_value *pad_flag; /* a host descriptor's padding parameter (i1, true: NaN), or NULL */
 } sema_desc;
 
 typedef struct sval sval;
@@ -334,6 +336,12 @@ SEMA_HANDLER(sema_bi_inline_asm);
 /* sema_builtins_desc.c */
 SEMA_HANDLER(sema_bi_make_tensor_descriptor);
 SEMA_HANDLER(sema_bi_desc_method);
+/* Fails unless block (rank entries) is a block shape Triton accepts for elements of elem. */
+void sema_desc_check_block(sema *s, const ir_type *elem, int rank, const int64_t *block,
+			   srcloc loc);
+/* The descriptor of a tensordesc<...> kernel parameter, from its 2 * rank + 2 runtime
+ * parameters args: base, shape[rank] (i32), strides[rank] (i64), padding (i1). */
+sval sema_host_desc(sema *s, int rank, const int64_t *block, ir_value *const *args);
 /* The attribute `name` of the descriptor v: a method bound to it, or block_shape, dtype,
  * block_type, shape, strides. */
 sval sema_desc_attr(sema *s, const sval *v, const char *name, srcloc loc);

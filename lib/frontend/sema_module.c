@@ -15,7 +15,9 @@
  * Module-level right-hand sides are evaluated speculatively: diagnostics are quiet
  * (diag_quiet_push), errors longjmp to a local jmp_buf, and any IR built goes into a
  * scratch region that is thrown away. So the cost of a compilation depends on what the
- * kernel reaches, not on the size of the host code around it (which is only parsed).
+ * kernel reaches, not on the size of the host code around it (which is only parsed, and
+ * indexed once: the binding index below makes each lookup visit only the statements that
+ * bind its name).
  *
  * Imports resolve like Python's on a search path: the kernel file's directory, its
  * package root (the directory above the outermost directory with an __init__.py), the
@@ -49,6 +51,12 @@ typedef struct sema_lazy {
 	sema_pymod *mod;
 } lazy_ctx;
 
+/* a hash map of pointer pairs to ints (pairmap_find/pairmap_put, below) */
+typedef struct pairmap {
+	struct pairmap_slot *slots;
+	int n, cap;
+} pairmap;
+
 struct sema_modtab {
 	sema_pymod **v;
 	int n, cap;
@@ -56,7 +64,64 @@ struct sema_modtab {
 	int ndirs;
 	const ast_stmt *active[64]; /* statements being evaluated, for cycles */
 	int nactive;
+	pairmap index;  /* (block, name) -> its binding statements, lists[v] ("the binding
+			 * index", below) */
+	struct bind_list **lists;
+	int nlists, caplists;
+	pairmap cached; /* (module, name) -> index in the module's cache */
 };
+
+/* A hash map from a pair of pointers (a block or module, an interned name) to an int:
+ * open addressing, linear probing, grown at half full, in the compilation's arena. */
+typedef struct pairmap_slot {
+	const void *a;
+	const void *b;
+	int v;
+} pairmap_slot;
+
+static uint64_t pair_hash(const void *a, const void *b)
+{
+	uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)(uintptr_t)b + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
+	return h ^ (h >> 29);
+}
+
+static int *pairmap_find(pairmap *m, const void *a, const void *b)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = pair_hash(a, b) & (size_t)(m->cap - 1);; i = (i + 1) & (size_t)(m->cap - 1)) {
+		pairmap_slot *sl = &m->slots[i];
+		if (!sl->a)
+			return NULL;
+		if (sl->a == a && sl->b == b)
+			return &sl->v;
+	}
+}
+
+static void pairmap_put(sema *s, pairmap *m, const void *a, const void *b, int v)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		int cap = m->cap ? 2 * m->cap : 64;
+		pairmap_slot *old = m->slots;
+		int oldcap = m->cap;
+		m->slots = ARENA_NEWN(s->a, pairmap_slot, cap);
+		if (!m->slots)
+			sema_fail(s, s->b.loc, "out of memory");
+		memset(m->slots, 0, sizeof *m->slots * (size_t)cap);
+		m->cap = cap;
+		m->n = 0;
+		for (int i = 0; i < oldcap; i++)
+			if (old[i].a)
+				pairmap_put(s, m, old[i].a, old[i].b, old[i].v);
+	}
+	size_t i = pair_hash(a, b) & (size_t)(m->cap - 1);
+	while (m->slots[i].a && !(m->slots[i].a == a && m->slots[i].b == b))
+		i = (i + 1) & (size_t)(m->cap - 1);
+	if (!m->slots[i].a)
+		m->n++;
+	m->slots[i] = (pairmap_slot){a, b, v};
+}
 
 /* The outcome of resolving a name against some statements. */
 enum { R_UNBOUND, R_OK, R_FAIL };
@@ -383,12 +448,196 @@ static bool stmt_binds(sema *s, const ast_stmt *st, const char *name)
 	}
 }
 
-static bool block_binds(sema *s, const ast_block *b, const char *name)
+/* ---- the binding index ----------------------------------------------------------------
+ *
+ * A lookup must not cost time in proportion to the host code around a kernel (20 000 lines
+ * of it are common). So each block that lookups reach (the module's top level, and the
+ * bodies of module-level if/try/with/... they descend into) is indexed once, on first use:
+ * for every name, the ascending indices of the statements that bind it (stmt_binds), and
+ * apart, those of star imports, which may bind any name. A lookup then visits only the
+ * statements that bind its name, and block_binds is a constant-time question. */
+
+typedef struct bind_list {
+	int *v;
+	int n, cap;
+} bind_list;
+
+/* the keys of a block's own entries beside its names */
+static const char index_star[] = "*", index_done[] = "indexed";
+
+static void list_add(sema *s, bind_list *l, int i)
+{
+	if (l->n && l->v[l->n - 1] == i)
+		return; /* a statement binding the name twice */
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 4;
+		int *v = ARENA_NEWN(s->a, int, cap);
+		if (!v)
+			sema_fail(s, s->b.loc, "out of memory");
+		if (l->n)
+			memcpy(v, l->v, sizeof *v * (size_t)l->n);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = i;
+}
+
+typedef struct index_builder {
+	sema *s;
+	const ast_block *blk;
+	int stmt; /* the top statement of blk being indexed */
+} index_builder;
+
+static bind_list *index_list(index_builder *ib, const void *key, bool make)
+{
+	struct sema_modtab *t = ib->s->mods;
+	int *slot = pairmap_find(&t->index, ib->blk, key);
+	if (slot)
+		return t->lists[*slot];
+	if (!make)
+		return NULL;
+	if (t->nlists == t->caplists) {
+		int cap = t->caplists ? 2 * t->caplists : 64;
+		bind_list **v = ARENA_NEWN(ib->s->a, bind_list *, cap);
+		if (!v)
+			sema_fail(ib->s, ib->s->b.loc, "out of memory");
+		if (t->nlists)
+			memcpy(v, t->lists, sizeof *v * (size_t)t->nlists);
+		t->lists = v;
+		t->caplists = cap;
+	}
+	bind_list *l = ARENA_NEW(ib->s->a, bind_list);
+	if (!l)
+		sema_fail(ib->s, ib->s->b.loc, "out of memory");
+	*l = (bind_list){0};
+	t->lists[t->nlists] = l;
+	pairmap_put(ib->s, &t->index, ib->blk, key, t->nlists++);
+	return l;
+}
+
+static void index_name(index_builder *ib, const char *name)
+{
+	list_add(ib->s, index_list(ib, name, true), ib->stmt);
+}
+
+static void index_target(index_builder *ib, const ast_expr *t)
+{
+	switch (t->kind) {
+	case AST_NAME: index_name(ib, t->name); return;
+	case AST_STARRED: index_target(ib, t->wrap.value); return;
+	case AST_TUPLE:
+	case AST_LIST:
+		for (int i = 0; i < t->seq.n; i++)
+			index_target(ib, t->seq.items[i]);
+		return;
+	default: return;
+	}
+}
+
+static void index_block(index_builder *ib, const ast_block *b);
+
+/* The names st binds, exactly those for which stmt_binds(st, name) holds (keep the two in
+ * step), with a star import as the key index_star. */
+static void index_stmt(index_builder *ib, const ast_stmt *st)
+{
+	switch (st->kind) {
+	case AST_ASSIGN:
+		for (int k = 0; k < st->assign.ntargets; k++)
+			index_target(ib, st->assign.targets[k]);
+		return;
+	case AST_ANNASSIGN:
+		if (st->ann.value)
+			index_target(ib, st->ann.target);
+		return;
+	case AST_AUGASSIGN: index_target(ib, st->aug.target); return;
+	case AST_FUNCDEF: index_name(ib, st->func->name); return;
+	case AST_CLASS: index_name(ib, st->cls->name); return;
+	case AST_IMPORT:
+	case AST_IMPORTFROM:
+		if (st->import.star) {
+			list_add(ib->s, index_list(ib, index_star, true), ib->stmt);
+			return;
+		}
+		for (int i = 0; i < st->import.n; i++)
+			index_name(ib, alias_binds(ib->s, st, &st->import.names[i]));
+		return;
+	case AST_IF:
+		index_block(ib, &st->if_.then);
+		index_block(ib, &st->if_.els);
+		return;
+	case AST_TRY:
+		index_block(ib, &st->try_.body);
+		index_block(ib, &st->try_.orelse);
+		index_block(ib, &st->try_.finalbody);
+		for (int i = 0; i < st->try_.nhandlers; i++) {
+			if (st->try_.handlers[i].name)
+				index_name(ib, st->try_.handlers[i].name);
+			index_block(ib, &st->try_.handlers[i].body);
+		}
+		return;
+	case AST_WITH:
+		for (int i = 0; i < st->with_.nitems; i++)
+			if (st->with_.items[i].target)
+				index_target(ib, st->with_.items[i].target);
+		index_block(ib, &st->with_.body);
+		return;
+	case AST_FOR:
+		index_target(ib, st->for_.target);
+		index_block(ib, &st->for_.body);
+		index_block(ib, &st->for_.els);
+		return;
+	case AST_WHILE:
+		index_block(ib, &st->while_.body);
+		index_block(ib, &st->while_.els);
+		return;
+	case AST_MATCH:
+		for (int i = 0; i < st->match.ncases; i++)
+			index_block(ib, &st->match.cases[i].body);
+		return;
+	case AST_DEL:
+		for (int i = 0; i < st->del.n; i++)
+			index_target(ib, st->del.targets[i]);
+		return;
+	case AST_TYPEALIAS: index_name(ib, st->alias.name->name); return;
+	default: return;
+	}
+}
+
+static void index_block(index_builder *ib, const ast_block *b)
 {
 	for (int i = 0; i < b->n; i++)
-		if (stmt_binds(s, b->stmts[i], name))
-			return true;
-	return false;
+		index_stmt(ib, b->stmts[i]);
+}
+
+/* The index of b, built on first use: the statements of b binding name (NULL: none), and
+ * b's star imports (NULL: none). */
+static void block_index(sema *s, const ast_block *b, const char *name, const bind_list **named,
+			const bind_list **star)
+{
+	struct sema_modtab *t = s->mods;
+	index_builder ib = {.s = s, .blk = b};
+	if (!pairmap_find(&t->index, b, index_done)) {
+		pairmap_put(s, &t->index, b, index_done, -1);
+		for (int i = 0; i < b->n; i++) {
+			ib.stmt = i;
+			index_stmt(&ib, b->stmts[i]);
+		}
+	}
+	*named = NULL;
+	*star = NULL;
+	int *k = pairmap_find(&t->index, b, name);
+	if (k)
+		*named = t->lists[*k];
+	k = pairmap_find(&t->index, b, index_star);
+	if (k)
+		*star = t->lists[*k];
+}
+
+static bool block_binds(sema *s, const ast_block *b, const char *name)
+{
+	const bind_list *named, *star;
+	block_index(s, b, name, &named, &star);
+	return named || star;
 }
 
 /* ---- imports ------------------------------------------------------------------------------- */
@@ -806,10 +1055,33 @@ static int resolve_stmt(sema *s, const lazy_ctx *ctx, int i, const char *name, r
 	return k;
 }
 
-/* Searches ctx->blk[0..limit) backward for the statement that last binds name. */
+/* The position in l (ascending) of the last entry below limit, or -1. */
+static int last_below(const bind_list *l, int limit)
+{
+	int lo = 0, hi = l ? l->n : 0; /* the first entry >= limit is in [lo, hi] */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (l->v[mid] < limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+/* Searches ctx->blk[0..limit) backward for the statement that last binds name: only the
+ * statements the block's index lists for name, and its star imports, in descending order. */
 static int resolve_block(sema *s, const lazy_ctx *ctx, const char *name, resolved *r)
 {
-	for (int i = ctx->limit - 1; i >= 0; i--) {
+	const bind_list *named, *star;
+	block_index(s, ctx->blk, name, &named, &star);
+	int a = last_below(named, ctx->limit), b = last_below(star, ctx->limit);
+	while (a >= 0 || b >= 0) {
+		int i;
+		if (b < 0 || (a >= 0 && named->v[a] > star->v[b]))
+			i = named->v[a--];
+		else
+			i = star->v[b--];
 		int k = resolve_stmt(s, ctx, i, name, r);
 		if (k != R_UNBOUND)
 			return k;
@@ -843,9 +1115,10 @@ bool sema_module_global(sema *s, sema_pymod *m, const char *name, srcloc use, sv
 	if (!m || !m->ast)
 		return false;
 	sema_global_entry *e = NULL;
-	for (int i = 0; i < m->ncache; i++)
-		if (m->cache[i].name == name)
-			e = &m->cache[i];
+	struct sema_modtab *t = s->mods;
+	int *ci = pairmap_find(&t->cached, m, name);
+	if (ci)
+		e = &m->cache[*ci];
 	if (!e) {
 		if (m->ncache == m->capcache) {
 			int cap = m->capcache ? m->capcache * 2 : 16;
@@ -857,15 +1130,15 @@ bool sema_module_global(sema *s, sema_pymod *m, const char *name, srcloc use, sv
 			m->cache = nc;
 			m->capcache = cap;
 		}
-		e = &m->cache[m->ncache++];
+		int at = m->ncache++;
+		pairmap_put(s, &t->cached, m, name, at);
+		e = &m->cache[at];
 		*e = (sema_global_entry){.name = name, .state = G_EVALUATING};
 		lazy_ctx top = {&m->ast->body, m->ast->body.n, NULL, m};
 		resolved r = {0};
 		int k = resolve_in(s, &top, name, &r);
 		/* the cache may have moved while resolving */
-		for (int i = 0; i < m->ncache; i++)
-			if (m->cache[i].name == name)
-				e = &m->cache[i];
+		e = &m->cache[at];
 		e->state = k == R_OK ? G_OK : k == R_FAIL ? G_FAIL : G_UNBOUND;
 		e->v = r.v;
 		e->def = r.def;

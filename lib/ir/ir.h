@@ -176,6 +176,8 @@ typedef struct ir_param_info {
 	int64_t divisibility; /* :16 -> 16; 1 when nothing is known */
 	bool equal_to_1;      /* :1 */
 	const char *name;     /* source name */
+	int desc_rank;        /* > 0: the base of a host tensor descriptor (tensordesc<...>),
+			       * followed by its 2 * desc_rank + 1 other parameters */
 } ir_param_info;
 
 struct ir_func {

@@ -348,15 +348,33 @@ static void rule_gather(verifier *v, const ir_op *op)
 		    tn(v, r));
 }
 
-/* inline_asm %a, %b, ... {asm, constraints}: every operand a scalar or a tile of the
- * result's shape; the region (the CPU variant) takes one scalar per operand and yields one
- * value of the result's element type, or is only a `yield` (no CPU variant). */
+/* inline_asm %a, %b, ... {asm, constraints, pack}: one or more results of one shape, every
+ * operand a scalar or a tile of that shape; the region (the CPU variant) takes one scalar
+ * per operand and yields one value of each result's element type, or is only a `yield`
+ * (no CPU variant). */
 static void rule_inline_asm(verifier *v, const ir_op *op)
 {
+	if (op->nresults < 1) {
+		err(v, op, "inline_asm needs at least one result");
+		return;
+	}
 	const ir_type *r = rest(op, 0);
 	if (!need_attr(v, op, "asm", IR_ATTR_STR, "a string") ||
 	    !need_attr(v, op, "constraints", IR_ATTR_STR, "a string"))
 		return;
+	if (ir_op_int(op, "pack", 1) < 1) {
+		err(v, op, "pack must be at least 1");
+		return;
+	}
+	for (int k = 1; k < op->nresults; k++) {
+		const ir_type *t = rest(op, k);
+		if (is_tile(t) != is_tile(r) || (is_tile(t) && (t->rank != r->rank ||
+				   memcmp(t->shape, r->shape, sizeof(int64_t) * (size_t)r->rank)))) {
+			err(v, op, "result %d '%s' does not have result 0's shape '%s'", k, tn(v, t),
+			    tn(v, r));
+			return;
+		}
+	}
 	for (int k = 0; k < op->noperands; k++) {
 		const ir_type *t = opt(op, k);
 		if (is_tile(t) && (!is_tile(r) || t->rank != r->rank ||
@@ -368,8 +386,8 @@ static void rule_inline_asm(verifier *v, const ir_op *op)
 	}
 	const ir_block *b = op->regions[0];
 	const ir_op *y = b->last;
-	if (!y || y->code != IR_OP_YIELD || y->noperands > 1) {
-		err(v, op, "the CPU variant must end with a yield of at most one value");
+	if (!y || y->code != IR_OP_YIELD || (y->noperands && y->noperands != op->nresults)) {
+		err(v, op, "the CPU variant must end with a yield of one value per result, or of none");
 		return;
 	}
 	if (y->noperands == 0)
@@ -378,9 +396,10 @@ static void rule_inline_asm(verifier *v, const ir_op *op)
 		err(v, op, "the CPU variant takes %d arguments for %d operands", b->nargs, op->noperands);
 		return;
 	}
-	if (y->operands[0]->type != elem(r))
-		err(v, op, "the CPU variant yields '%s', expected '%s'", tn(v, y->operands[0]->type),
-		    tn(v, elem(r)));
+	for (int k = 0; k < op->nresults; k++)
+		if (y->operands[k]->type != elem(rest(op, k)))
+			err(v, op, "the CPU variant yields '%s' for result %d, expected '%s'",
+			    tn(v, y->operands[k]->type), k, tn(v, elem(rest(op, k))));
 }
 
 static void rule_split(verifier *v, const ir_op *op)

@@ -168,6 +168,10 @@ e2e_kernel(sort hist_i64 sort.py hist "*i64, *i32, i32, 64, 256")
 
 # ---- desc.c: tensor descriptors (tl.make_tensor_descriptor, load, store, atomic_add).
 e2e_kernel(desc desc_fp32 desc.py desc_copy "*fp32, *fp32, *fp32, i32, i32, i32, i32, i32:1, 16, 32")
+# host-made descriptors: kernel parameters of Triton's type tensordesc<...> (docs/abi.md)
+e2e_kernel(desc desc_host_fp32 desc.py desc_host "tensordesc<fp32[16, 32]>, tensordesc<fp32[16, 32]>, *i32, 16, 32")
 
 # ---- asm.c: tl.inline_asm_elementwise (PTX text; CPU targets run the cpu= variant).
 e2e_kernel(asm asm_shift_add asm.py asm_shift_add "*i32, *i32, *i32, i32, 128" NO_AMDGPU)
+e2e_kernel(asm asm_multi asm.py asm_multi "*i32, *i32, *i32, *fp32, i32, 128" NO_AMDGPU)
+e2e_kernel(asm asm_pack asm.py asm_pack "*u8, *i8, *fp16, *fp16, *i32, i32, 512" NO_AMDGPU)
