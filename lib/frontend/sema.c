@@ -882,9 +882,34 @@ static int exec_static_for(sema *s, const ast_stmt *st, range_args *r)
 	return FLOW_NORMAL;
 }
 
-/* Loop-carried variables: names the body assigns that are bound before the loop. */
+/* Compile-time values that a loop body may re-bind, but only to themselves. */
+typedef struct {
+	const char *names[256];
+	sval vals[256];
+	int n;
+} fixed_vars;
+
+/* After a loop body: a name of `f` that now holds another value (or a runtime one) would have
+ * to change at run time, which a compile-time value cannot. */
+static void check_fixed(sema *s, const fixed_vars *f, srcloc loc)
+{
+	for (int i = 0; i < f->n; i++) {
+		sval *v = scope_find(s->locals, f->names[i]);
+		if (v && !sema_sv_equal(v, &f->vals[i]))
+			sema_fail(s, loc, "variable '%s' holds %s before the loop, which cannot change "
+					  "at run time (inside a loop or a branch on a runtime condition)",
+				  f->names[i], sv_describe(s, &f->vals[i]));
+	}
+}
+
+/* Loop-carried variables: names the body assigns that are bound before the loop. A name
+ * bound to a compile-time value that is not a number (None, a string, a dtype, a function, a
+ * tuple of them) is not carried but kept in `fixed`: Triton only carries the names the body
+ * really re-binds, and a branch on a constexpr the body does not take (`if HAS_MASK: p += 1`
+ * with p None) re-binds nothing. check_fixed() verifies after the body that each still holds
+ * the same value. */
 static int carried_vars(sema *s, const ast_block *body, const ast_expr *iv, const char **names,
-			srcloc loc)
+			srcloc loc, fixed_vars *fixed)
 {
 	nameset ns = {0};
 	assigned_names(s, body, &ns);
@@ -899,7 +924,13 @@ static int carried_vars(sema *s, const ast_block *body, const ast_expr *iv, cons
 		sval *v = scope_find(s->locals, ns.v[i]);
 		if (is_iv || !v)
 			continue;
-		/* functions, modules and dtypes that are re-bound to themselves stay compile-time */
+		if (v->kind != SV_IR && !sv_is_number(v)) {
+			if (fixed->n == 256)
+				sema_fail(s, loc, "too many loop-carried variables");
+			fixed->names[fixed->n] = ns.v[i];
+			fixed->vals[fixed->n++] = *v;
+			continue;
+		}
 		if (n == 256)
 			sema_fail(s, loc, "too many loop-carried variables");
 		names[n++] = ns.v[i];
@@ -943,7 +974,8 @@ static int exec_for(sema *s, const ast_stmt *st)
 					     : sema_to_ir(s, &bv[i], it, r.loc[i]);
 
 	const char *names[256];
-	int n = carried_vars(s, &st->for_.body, st->for_.target, names, st->loc);
+	fixed_vars *fixed = ARENA_NEW(s->a, fixed_vars);
+	int n = carried_vars(s, &st->for_.body, st->for_.target, names, st->loc, fixed);
 	ir_value *ops[259];
 	const ir_type *types[256];
 	memcpy(ops, bnd, sizeof bnd);
@@ -979,6 +1011,7 @@ static int exec_for(sema *s, const ast_stmt *st)
 	s->frame->runtime_cf++;
 	exec_block(s, &st->for_.body, 0);
 	s->frame->runtime_cf--;
+	check_fixed(s, fixed, st->loc);
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
 		sval v = *scope_find(s->locals, names[i]);
@@ -1004,7 +1037,8 @@ static int exec_while(sema *s, const ast_stmt *st)
 	if (block_has_return(&st->while_.body))
 		sema_fail(s, st->loc, "return inside a loop is not supported");
 	const char *names[256];
-	int n = carried_vars(s, &st->while_.body, NULL, names, st->loc);
+	fixed_vars *fixed = ARENA_NEW(s->a, fixed_vars);
+	int n = carried_vars(s, &st->while_.body, NULL, names, st->loc, fixed);
 	ir_value *inits[256];
 	const ir_type *types[256];
 	for (int i = 0; i < n; i++) {
@@ -1047,6 +1081,7 @@ static int exec_while(sema *s, const ast_stmt *st)
 		scope_set(s, s->locals, names[i],
 			  sv_ir(ir_block_add_arg(s->ctx, bb, types[i], names[i])));
 	exec_block(s, &st->while_.body, 0);
+	check_fixed(s, fixed, st->loc);
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
 		ys[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]), NULL, st->loc);
