@@ -1269,6 +1269,19 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	sval *vals = ARENA_NEWN(s->a, sval, np + 1);
 	bool *set = ARENA_NEWN(s->a, bool, np + 1);
 	int npos = a->npos + (a->self ? 1 : 0);
+	bool ctfn = sema_is_constexpr_fn(fn);
+	if (ctfn) {
+		for (int i = 0; i < a->npos; i++)
+			if (!sv_is_compile_time(&a->pos[i]))
+				sema_fail(s, a->pos_loc[i], "the @tl.constexpr function '%s' runs at compile "
+							    "time, but this argument is %s", fn->name,
+					  sv_describe(s, &a->pos[i]));
+		for (int k = 0; k < a->nkw; k++)
+			if (!sv_is_compile_time(&a->kw[k]))
+				sema_fail(s, a->kws[k].loc, "the @tl.constexpr function '%s' runs at "
+							    "compile time, but this argument is %s",
+					  fn->name, sv_describe(s, &a->kw[k]));
+	}
 	if (npos > npositional)
 		sema_fail(s, a->loc, "'%s' takes %d %sargument%s but %d were given", fn->name,
 			  npositional, npositional == np ? "" : "positional ",
@@ -1326,6 +1339,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	s->locals = saved_locals;
 	s->cur_mod = saved_mod;
 	s->lazy = saved_lazy;
+	if (ctfn && f.ret.kind != SV_UNDEF && !sv_is_compile_time(&f.ret))
+		sema_fail(s, a->loc, "the @tl.constexpr function '%s' returned %s, not a compile-time "
+				     "value", fn->name, sv_describe(s, &f.ret));
 	return f.ret;
 }
 

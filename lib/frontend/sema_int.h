@@ -130,6 +130,7 @@ void sema_modules_init(struct sema *s, const sema_spec *spec);
 void sema_signature_template(strbuf *out, const ast_func *fn);
 /* Whether a function carries @triton.jit (as @jit, @triton.jit or @triton.jit(...)). */
 bool sema_is_jit(const ast_func *fn);
+bool sema_is_constexpr_fn(const ast_func *fn);
 
 /* ---- the sema state ---------------------------------------------------------------------- */
 typedef struct sema {
@@ -171,6 +172,7 @@ sval sv_tuple(sema *s, int n, const sval *items);
 
 /* True for SV_INT, SV_FLOAT, SV_BOOL: Python numbers, Triton's weakly typed scalars. */
 bool sv_is_number(const sval *v);
+bool sv_is_compile_time(const sval *v);
 /* "a tile<64xf32>", "the constexpr 3", "the module tl" for diagnostics. */
 const char *sv_describe(sema *s, const sval *v);
 /* Triton's name of a type: "fp32", "int32", "pointer<fp16>", "tensor [64, 32] of fp32". */

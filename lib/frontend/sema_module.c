@@ -251,6 +251,21 @@ bool sema_is_jit(const ast_func *fn)
 	return false;
 }
 
+/* A Python function decorated with @tl.constexpr (triton.language.constexpr): Triton wraps it
+ * as a constexpr, and a kernel that calls it runs it as Python at compile time, on
+ * compile-time arguments (dtypes, numbers, strings). sema runs its body the way it inlines a
+ * helper, and sema_call_jit requires compile-time arguments and result. */
+bool sema_is_constexpr_fn(const ast_func *fn)
+{
+	for (int k = 0; k < fn->ndecorators; k++) {
+		const ast_expr *d = fn->decorators[k];
+		const char *n = d->kind == AST_NAME ? d->name : d->kind == AST_ATTR ? d->attr.name : NULL;
+		if (n && !strcmp(n, "constexpr"))
+			return true;
+	}
+	return false;
+}
+
 /* ---- speculative evaluation -------------------------------------------------------------- */
 
 /* Evaluates e as module-level code at ctx: quietly, with IR going to a scratch region.
@@ -668,12 +683,12 @@ static int resolve_stmt(sema *s, const lazy_ctx *ctx, int i, const char *name, r
 	}
 	case AST_FUNCDEF:
 		r->def = st->func->loc;
-		if (sema_is_jit(st->func)) {
+		if (sema_is_jit(st->func) || sema_is_constexpr_fn(st->func)) {
 			r->v = (sval){.kind = SV_JITFN, .fn = st->func};
 			k = R_OK;
 		} else {
 			r->why = arena_printf(s->a, "'%s' is a Python function, not a @triton.jit "
-						    "function", name);
+						    "function (nor a @tl.constexpr one)", name);
 			k = R_FAIL;
 		}
 		break;

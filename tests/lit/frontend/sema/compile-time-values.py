@@ -1,6 +1,8 @@
-# Compile-time values around runtime control flow. A variable holding None (or another compile-time value that is not a number)
+# Compile-time values around runtime control flow, and Python functions decorated with
+# @tl.constexpr. A variable holding None (or another compile-time value that is not a number)
 # that a loop body only re-binds under a constexpr branch the body does not take stays
-# compile-time, as in Triton: it is not loop-carried.
+# compile-time, as in Triton: it is not loop-carried. A @tl.constexpr function is called at
+# compile time on compile-time arguments (FlagGems' get_scan_accum_type).
 # RUN: %tilecc %s -k k -s "*fp16, None, *fp32, i32, False, 64" -o %t.tir
 # RUN: FileCheck %s --input-file %t.tir
 # RUN: %tilecc %t.tir -O0 --emit=tir | diff %t.tir -
@@ -9,9 +11,20 @@ import triton
 import triton.language as tl
 
 
+@tl.constexpr
+def accum_type(dt: tl.dtype) -> tl.dtype:
+    if dt.is_bf16() or dt.is_fp16():
+        return tl.float32
+    if dt.is_int():
+        return tl.int64
+    else:
+        return dt
+
+
 @triton.jit
 def k(x_ptr, m_ptr, out_ptr, n, HAS_M: tl.constexpr, BLOCK: tl.constexpr):
-    acc_t: tl.constexpr = tl.int64 if x_ptr.type.element_ty.is_int() else tl.float32
+    acc_t: tl.constexpr = accum_type(x_ptr.type.element_ty)
+    tl.static_assert(accum_type(tl.float64) == tl.float64)
     offs = tl.arange(0, BLOCK)
     if HAS_M:
         mp = m_ptr + offs
