@@ -817,29 +817,53 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 	bool tl_range = (ns & SEMA_NS_TL) && !strcmp(name, "range");
 	r->num_stages = r->unroll = -1;
 	r->flatten = r->warp_specialize = r->disallow_acc_multi_buffer = r->disable_licm = false;
+	/* tl.range and tl.static_range take (arg1, arg2=None, step=None), also as keywords
+	 * (FlagGems writes tl.range(0, n, step=BLOCK_N)); Python's range takes positions only */
 	int n = it->call.nargs;
-	if (n < 1 || n > 3)
+	if (n > 3 || (n < 1 && !(tl_range || r->is_static)))
 		sema_fail(s, it->loc, "%s expects 1 to 3 positional arguments, got %d", name, n);
 	sval v[3];
+	bool have[3] = {false, false, false};
 	for (int i = 0; i < n; i++) {
 		v[i] = eval(s, it->call.args[i]);
 		r->loc[i] = it->call.args[i]->loc;
+		have[i] = !((tl_range || r->is_static) && v[i].kind == SV_NONE);
 	}
-	if (n == 1) {
+	static const char *const slot_names[3] = {"arg1", "arg2", "step"};
+	for (int i = 0; i < it->call.nkws; i++) {
+		const ast_keyword *k = &it->call.kws[i];
+		if (!(tl_range || r->is_static))
+			break;
+		for (int j = 0; j < 3; j++) {
+			if (!k->name || strcmp(k->name, slot_names[j]))
+				continue;
+			if (have[j])
+				sema_fail(s, k->loc, "%s got multiple values for argument '%s'", name,
+					  k->name);
+			v[j] = eval(s, k->value);
+			r->loc[j] = k->value->loc;
+			/* None is the default */
+			have[j] = v[j].kind != SV_NONE;
+		}
+	}
+	if (!have[0])
+		sema_fail(s, it->loc, "%s missing required argument 'arg1'", name);
+	if (!have[1]) {
 		r->start = sv_int(0);
 		r->end = v[0];
-		r->step = sv_int(1);
 		r->loc[1] = r->loc[0];
-		r->loc[2] = r->loc[0];
 	} else {
 		r->start = v[0];
 		r->end = v[1];
-		r->step = n == 3 ? v[2] : sv_int(1);
-		if (n < 3)
-			r->loc[2] = it->loc;
 	}
+	r->step = have[2] ? v[2] : sv_int(1);
+	if (!have[2])
+		r->loc[2] = have[1] ? it->loc : r->loc[0];
 	for (int i = 0; i < it->call.nkws; i++) {
 		const ast_keyword *k = &it->call.kws[i];
+		if ((tl_range || r->is_static) && k->name &&
+		    (!strcmp(k->name, "arg1") || !strcmp(k->name, "arg2") || !strcmp(k->name, "step")))
+			continue; /* taken above */
 		sval kv = eval(s, k->value);
 		if (kv.kind == SV_NONE && tl_range &&
 		    (!strcmp(k->name, "num_stages") || !strcmp(k->name, "loop_unroll_factor")))
