@@ -840,29 +840,53 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 	bool tl_range = (ns & SEMA_NS_TL) && !strcmp(name, "range");
 	r->num_stages = r->unroll = -1;
 	r->flatten = r->warp_specialize = r->disallow_acc_multi_buffer = r->disable_licm = false;
+	/* tl.range and tl.static_range take (arg1, arg2=None, step=None), also as keywords
+	 * (FlagGems writes tl.range(0, n, step=BLOCK_N)); Python's range takes positions only */
 	int n = it->call.nargs;
-	if (n < 1 || n > 3)
+	if (n > 3 || (n < 1 && !(tl_range || r->is_static)))
 		sema_fail(s, it->loc, "%s expects 1 to 3 positional arguments, got %d", name, n);
 	sval v[3];
+	bool have[3] = {false, false, false};
 	for (int i = 0; i < n; i++) {
 		v[i] = eval(s, it->call.args[i]);
 		r->loc[i] = it->call.args[i]->loc;
+		have[i] = !((tl_range || r->is_static) && v[i].kind == SV_NONE);
 	}
-	if (n == 1) {
+	static const char *const slot_names[3] = {"arg1", "arg2", "step"};
+	for (int i = 0; i < it->call.nkws; i++) {
+		const ast_keyword *k = &it->call.kws[i];
+		if (!(tl_range || r->is_static))
+			break;
+		for (int j = 0; j < 3; j++) {
+			if (!k->name || strcmp(k->name, slot_names[j]))
+				continue;
+			if (have[j])
+				sema_fail(s, k->loc, "%s got multiple values for argument '%s'", name,
+					  k->name);
+			v[j] = eval(s, k->value);
+			r->loc[j] = k->value->loc;
+			/* None is the default */
+			have[j] = v[j].kind != SV_NONE;
+		}
+	}
+	if (!have[0])
+		sema_fail(s, it->loc, "%s missing required argument 'arg1'", name);
+	if (!have[1]) {
 		r->start = sv_int(0);
 		r->end = v[0];
-		r->step = sv_int(1);
 		r->loc[1] = r->loc[0];
-		r->loc[2] = r->loc[0];
 	} else {
 		r->start = v[0];
 		r->end = v[1];
-		r->step = n == 3 ? v[2] : sv_int(1);
-		if (n < 3)
-			r->loc[2] = it->loc;
 	}
+	r->step = have[2] ? v[2] : sv_int(1);
+	if (!have[2])
+		r->loc[2] = have[1] ? it->loc : r->loc[0];
 	for (int i = 0; i < it->call.nkws; i++) {
 		const ast_keyword *k = &it->call.kws[i];
+		if ((tl_range || r->is_static) && k->name &&
+		    (!strcmp(k->name, "arg1") || !strcmp(k->name, "arg2") || !strcmp(k->name, "step")))
+			continue; /* taken above */
 		sval kv = eval(s, k->value);
 		if (kv.kind == SV_NONE && tl_range &&
 		    (!strcmp(k->name, "num_stages") || !strcmp(k->name, "loop_unroll_factor")))
@@ -905,9 +929,34 @@ static int exec_static_for(sema *s, const ast_stmt *st, range_args *r)
 	return FLOW_NORMAL;
 }
 
-/* Loop-carried variables: names the body assigns that are bound before the loop. */
+/* Compile-time values that a loop body may re-bind, but only to themselves. */
+typedef struct {
+	const char *names[256];
+	sval vals[256];
+	int n;
+} fixed_vars;
+
+/* After a loop body: a name of `f` that now holds another value (or a runtime one) would have
+ * to change at run time, which a compile-time value cannot. */
+static void check_fixed(sema *s, const fixed_vars *f, srcloc loc)
+{
+	for (int i = 0; i < f->n; i++) {
+		sval *v = scope_find(s->locals, f->names[i]);
+		if (v && !sema_sv_equal(v, &f->vals[i]))
+			sema_fail(s, loc, "variable '%s' holds %s before the loop, which cannot change "
+					  "at run time (inside a loop or a branch on a runtime condition)",
+				  f->names[i], sv_describe(s, &f->vals[i]));
+	}
+}
+
+/* Loop-carried variables: names the body assigns that are bound before the loop. A name
+ * bound to a compile-time value that is not a number (None, a string, a dtype, a function, a
+ * tuple of them) is not carried but kept in `fixed`: Triton only carries the names the body
+ * really re-binds, and a branch on a constexpr the body does not take (`if HAS_MASK: p += 1`
+ * with p None) re-binds nothing. check_fixed() verifies after the body that each still holds
+ * the same value. */
 static int carried_vars(sema *s, const ast_block *body, const ast_expr *iv, const char **names,
-			srcloc loc)
+			srcloc loc, fixed_vars *fixed)
 {
 	nameset ns = {0};
 	assigned_names(s, body, &ns);
@@ -922,7 +971,13 @@ static int carried_vars(sema *s, const ast_block *body, const ast_expr *iv, cons
 		sval *v = scope_find(s->locals, ns.v[i]);
 		if (is_iv || !v)
 			continue;
-		/* functions, modules and dtypes that are re-bound to themselves stay compile-time */
+		if (v->kind != SV_IR && !sv_is_number(v)) {
+			if (fixed->n == 256)
+				sema_fail(s, loc, "too many loop-carried variables");
+			fixed->names[fixed->n] = ns.v[i];
+			fixed->vals[fixed->n++] = *v;
+			continue;
+		}
 		if (n == 256)
 			sema_fail(s, loc, "too many loop-carried variables");
 		names[n++] = ns.v[i];
@@ -966,7 +1021,8 @@ static int exec_for(sema *s, const ast_stmt *st)
 					     : sema_to_ir(s, &bv[i], it, r.loc[i]);
 
 	const char *names[256];
-	int n = carried_vars(s, &st->for_.body, st->for_.target, names, st->loc);
+	fixed_vars *fixed = ARENA_NEW(s->a, fixed_vars);
+	int n = carried_vars(s, &st->for_.body, st->for_.target, names, st->loc, fixed);
 	ir_value *ops[259];
 	const ir_type *types[256];
 	memcpy(ops, bnd, sizeof bnd);
@@ -1002,6 +1058,7 @@ static int exec_for(sema *s, const ast_stmt *st)
 	s->frame->runtime_cf++;
 	exec_block(s, &st->for_.body, 0);
 	s->frame->runtime_cf--;
+	check_fixed(s, fixed, st->loc);
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
 		sval v = *scope_find(s->locals, names[i]);
@@ -1027,7 +1084,8 @@ static int exec_while(sema *s, const ast_stmt *st)
 	if (block_has_return(&st->while_.body))
 		sema_fail(s, st->loc, "return inside a loop is not supported");
 	const char *names[256];
-	int n = carried_vars(s, &st->while_.body, NULL, names, st->loc);
+	fixed_vars *fixed = ARENA_NEW(s->a, fixed_vars);
+	int n = carried_vars(s, &st->while_.body, NULL, names, st->loc, fixed);
 	ir_value *inits[256];
 	const ir_type *types[256];
 	for (int i = 0; i < n; i++) {
@@ -1070,6 +1128,7 @@ static int exec_while(sema *s, const ast_stmt *st)
 		scope_set(s, s->locals, names[i],
 			  sv_ir(ir_block_add_arg(s->ctx, bb, types[i], names[i])));
 	exec_block(s, &st->while_.body, 0);
+	check_fixed(s, fixed, st->loc);
 	ir_value *ys[256];
 	for (int i = 0; i < n; i++) {
 		ys[i] = carried_ir(s, names[i], *scope_find(s->locals, names[i]), NULL, st->loc);
@@ -1257,6 +1316,19 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	sval *vals = ARENA_NEWN(s->a, sval, np + 1);
 	bool *set = ARENA_NEWN(s->a, bool, np + 1);
 	int npos = a->npos + (a->self ? 1 : 0);
+	bool ctfn = sema_is_constexpr_fn(fn);
+	if (ctfn) {
+		for (int i = 0; i < a->npos; i++)
+			if (!sv_is_compile_time(&a->pos[i]))
+				sema_fail(s, a->pos_loc[i], "the @tl.constexpr function '%s' runs at compile "
+							    "time, but this argument is %s", fn->name,
+					  sv_describe(s, &a->pos[i]));
+		for (int k = 0; k < a->nkw; k++)
+			if (!sv_is_compile_time(&a->kw[k]))
+				sema_fail(s, a->kws[k].loc, "the @tl.constexpr function '%s' runs at "
+							    "compile time, but this argument is %s",
+					  fn->name, sv_describe(s, &a->kw[k]));
+	}
 	if (npos > npositional)
 		sema_fail(s, a->loc, "'%s' takes %d %sargument%s but %d were given", fn->name,
 			  npositional, npositional == np ? "" : "positional ",
@@ -1326,6 +1398,9 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 	s->locals = saved_locals;
 	s->cur_mod = saved_mod;
 	s->lazy = saved_lazy;
+	if (ctfn && f.ret.kind != SV_UNDEF && !sv_is_compile_time(&f.ret))
+		sema_fail(s, a->loc, "the @tl.constexpr function '%s' returned %s, not a compile-time "
+				     "value", fn->name, sv_describe(s, &f.ret));
 	return f.ret;
 }
 

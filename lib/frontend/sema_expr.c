@@ -24,6 +24,18 @@ bool sv_is_number(const sval *v)
 	return v->kind == SV_INT || v->kind == SV_FLOAT || v->kind == SV_BOOL;
 }
 
+/* Whether v is known at compile time: no SSA value or tensor descriptor, in tuples neither. */
+bool sv_is_compile_time(const sval *v)
+{
+	if (v->kind == SV_IR || v->kind == SV_DESC)
+		return false;
+	if (v->kind == SV_TUPLE)
+		for (int i = 0; i < v->tup.n; i++)
+			if (!sv_is_compile_time(&v->tup.items[i]))
+				return false;
+	return true;
+}
+
 /* ---- names for diagnostics -------------------------------------------------------------- */
 
 static const char *scalar_name(ir_type_kind k)

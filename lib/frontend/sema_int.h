@@ -181,6 +181,7 @@ sval sv_tuple(sema *s, int n, const sval *items);
 
 /* True for SV_INT, SV_FLOAT, SV_BOOL: Python numbers, Triton's weakly typed scalars. */
 bool sv_is_number(const sval *v);
+bool sv_is_compile_time(const sval *v);
 /* "a tile<64xf32>", "the constexpr 3", "the module tl" for diagnostics. */
 const char *sv_describe(sema *s, const sval *v);
 /* Triton's name of a type: "fp32", "int32", "pointer<fp16>", "tensor [64, 32] of fp32". */

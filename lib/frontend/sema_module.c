@@ -938,7 +938,7 @@ static int resolve_stmt(sema *s, const lazy_ctx *ctx, int i, const char *name, r
 			k = R_OK;
 		} else {
 			r->why = arena_printf(s->a, "'%s' is a Python function, not a @triton.jit "
-						    "function", name);
+						    "function (nor a @tl.constexpr one)", name);
 			k = R_FAIL;
 		}
 		break;

@@ -8,7 +8,7 @@
 # CHECK: bitcast %{{.*}} : u32
 # CHECK: constant {value = 2147483648} : u32
 # CHECK: constant {value = 32767} : u16
-# BAD: constexpr-function.py:49:9: error: 'int_t' is a compile-time Python function; its argument 'num_bits' is a runtime int32 scalar
+# BAD: constexpr-function.py:49:15: error: the @tl.constexpr function 'int_t' runs at compile time, but this argument is a runtime int32 scalar
 # PLAIN: constexpr-function.py:54:9: error: 'unwrap' cannot be evaluated at compile time: 'unwrap' is a Python function, not a @triton.jit function
 import triton
 import triton.language as tl
