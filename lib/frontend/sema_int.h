@@ -163,6 +163,34 @@ typedef struct sema {
 	const char *n_constexpr, *n_tl, *n_triton, *n_jit;
 } sema;
 
+/* A kernel found at module level: its function and decorators (sema.c). */
+typedef struct jit_info {
+	const ast_func *fn;
+	bool is_jit;
+	const ast_expr *autotune, *heuristics;
+} jit_info;
+
+/* A kernel parameter as the specialization gives it (sema_signature.c). */
+typedef struct param_spec {
+	bool is_constexpr;
+	bool has_value;   /* constexpr value known */
+	sval value;
+	const ir_type *type; /* runtime parameter type (a descriptor's: the base pointer) */
+	int64_t div;
+	bool eq1;
+	int desc_rank;    /* > 0: a host tensor descriptor, tensordesc<T[block]> */
+	int64_t desc_block[5];
+	srcloc loc;       /* where the value or type came from (for diagnostics) */
+} param_spec;
+
+/* Whether annotation a is tl.constexpr (or triton.language.constexpr, or its string). */
+bool sema_is_constexpr_annotation(sema *s, const ast_expr *a);
+/* The kernel's parameters specialized by spec's signature, definitions and the defaults
+ * (sema_signature.c): ps[i] for each parameter, and the launch options the signature or
+ * definitions set. */
+void sema_specialize(sema *s, const jit_info *ji, const sema_spec *spec, param_spec *ps, int *num_warps,
+		     int *num_stages);
+
 /* Reports an error at loc and abandons the compilation (longjmp to the sema entry). */
 _Noreturn void sema_fail(sema *s, srcloc loc, const char *fmt, ...)
 #if defined(__GNUC__)
