@@ -501,6 +501,23 @@ static int asm_per_reg(const ir_type *t, int pack)
 	return per < pack ? per : pack;
 }
 
+enum { MAXREG = 64 }; /* registers of one inline assembly's operands, and of its results */
+
+/* Appends to regs the LLVM types of the registers one value of type t takes in inline
+ * assembly with `pack` elements per operand (sub-32-bit elements share a register). */
+static void asm_regs(cg *c, const ir_op *op, const ir_type *t, int pack, LLVMTypeRef *regs, int *n,
+		     const char *what)
+{
+	int per = asm_per_reg(t, pack);
+	LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(t));
+	for (int j = 0; j < pack; j += per) {
+		if (*n == MAXREG)
+			cg_fail(c, op, "inline assembly with more than %d %s registers is not supported",
+				MAXREG, what);
+		regs[(*n)++] = per > 1 ? LLVMVectorType(et, (unsigned)per) : et;
+	}
+}
+
 /* inline_asm: Triton's element-wise inline assembly, one LLVM inline-asm call per `pack`
  * consecutive elements this thread holds (the operands are canonical tiles of the results'
  * shape, or scalars). As in Triton, each operand's pack elements are passed as pack / per
@@ -511,35 +528,16 @@ static int asm_per_reg(const ir_type *t, int pack)
  * (is_pure=False): marked with side effects, so LLVM neither drops nor merges it. */
 static void lower_inline_asm(cg *c, const ir_op *op)
 {
-	enum { MAXREG = 64 };
 	const char *text = ir_op_attr(op, "asm")->s, *cons = ir_op_attr(op, "constraints")->s;
 	bool pure = ir_op_int(op, "pure", 0) != 0;
 	int pack = (int)ir_op_int(op, "pack", 1);
 	int n = op->noperands, nres = op->nresults;
 	LLVMTypeRef pt[MAXREG], rt[MAXREG];
 	int np = 0, nr = 0;
-	for (int k = 0; k < n; k++) {
-		const ir_type *t = op->operands[k]->type;
-		int per = asm_per_reg(t, pack);
-		LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(t));
-		for (int j = 0; j < pack; j += per) {
-			if (np == MAXREG)
-				cg_fail(c, op, "inline assembly with more than %d operand registers is not "
-					       "supported", MAXREG);
-			pt[np++] = per > 1 ? LLVMVectorType(et, (unsigned)per) : et;
-		}
-	}
-	for (int r = 0; r < nres; r++) {
-		const ir_type *t = op->results[r].type;
-		int per = asm_per_reg(t, pack);
-		LLVMTypeRef et = cg_scalar_type(c, ir_type_elem(t));
-		for (int j = 0; j < pack; j += per) {
-			if (nr == MAXREG)
-				cg_fail(c, op, "inline assembly with more than %d result registers is not "
-					       "supported", MAXREG);
-			rt[nr++] = per > 1 ? LLVMVectorType(et, (unsigned)per) : et;
-		}
-	}
+	for (int k = 0; k < n; k++)
+		asm_regs(c, op, op->operands[k]->type, pack, pt, &np, "operand");
+	for (int r = 0; r < nres; r++)
+		asm_regs(c, op, op->results[r].type, pack, rt, &nr, "result");
 	LLVMTypeRef ret = nr > 1 ? LLVMStructTypeInContext(c->ctx, rt, (unsigned)nr, 0) : rt[0];
 	LLVMTypeRef ft = LLVMFunctionType(ret, pt, (unsigned)np, 0);
 	LLVMValueRef fn = LLVMGetInlineAsm(ft, (char *)text, strlen(text), (char *)cons, strlen(cons),
