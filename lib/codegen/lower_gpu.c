@@ -293,14 +293,29 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 	if (need > G->smem_bytes)
 		G->smem_bytes = need;
 	gtile *g = tget(c, v);
-	for (int e = 0; e < g->n; e++) {
+	/* a thread's run of consecutive elements along a row goes as one vector store (at
+	 * most 16 bytes): it stays consecutive in a #shared layout whose swizzle groups it
+	 * divides */
+	int64_t eb = gpu_elem_bytes(t->elem);
+	int w = t->elem->kind == IR_I1 || t->rank < 1 ? 1 : gpu_layout_run(t, G->warp, G->T / G->warp);
+	while (w > 1 && (w * eb > 16 || g->n % w || t->shape[t->rank - 1] % w ||
+			 (as && tile_layout(c, as)->l.vec % w)))
+		w /= 2;
+	for (int e = 0; e < g->n; e += w) {
 		LLVMValueRef x = g->v[e], i = owned(c, t, e);
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
 		if (as)
 			i = shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
 					 LLVMBuildURem(c->b, i, cg_i32(c, t->shape[1]), ""));
-		LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, i));
+		if (w > 1) {
+			LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, t->elem), (unsigned)w);
+			x = LLVMGetPoison(vt);
+			for (int j = 0; j < w; j++)
+				x = LLVMBuildInsertElement(c->b, x, g->v[e + j], cg_i32(c, j), "");
+		}
+		LLVMValueRef st = LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, i));
+		LLVMSetAlignment(st, (unsigned)(w * eb));
 	}
 }
 
@@ -738,10 +753,10 @@ static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, un
 }
 
 /* Elements per access: what the coalesce pass recorded ({vec}), within a thread's group. */
-static int access_width(const ir_op *op, int64_t numel)
+static int access_width(const ir_op *op, const ir_type *t)
 {
 	int w = (int)ir_op_int(op, "vec", 1);
-	int v = numel >= G->T ? group(numel) : 1;
+	int v = gpu_layout_run(t, G->warp, G->T / G->warp);
 	return w >= 1 && w <= v ? w : 1;
 }
 
@@ -765,9 +780,8 @@ static void lower_load(cg *c, const ir_op *op)
 		put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
 		return;
 	}
-	int64_t n = ir_type_numel(rt);
-	gtile *r = new_tile(c, per_thread(n));
-	int w = access_width(op, n);
+	gtile *r = new_tile(c, slots(c, rt));
+	int w = access_width(op, p->type);
 	for (int k = 0; k < r->n; k += w) {
 		LLVMValueRef ptr = opnd(c, p, k);
 		LLVMValueRef mv = m ? opnd(c, m, k) : NULL;
@@ -921,8 +935,8 @@ static void lower_store(cg *c, const ir_op *op)
 		return;
 	}
 	int64_t n = ir_type_numel(p->type);
-	int E = per_thread(n);
-	int w = access_width(op, n);
+	int E = slots(c, p->type);
+	int w = access_width(op, p->type);
 	LLVMTypeRef mt = cg_mem_type(c, e);
 	for (int k = 0; k < E; k += w) {
 		LLVMValueRef mv = owner_only(c, n, m ? opnd(c, m, k) : NULL);

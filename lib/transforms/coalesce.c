@@ -3,7 +3,8 @@
  * thread's group of consecutive elements, within one row) that the axis analysis proves
  * aligned and contiguous, with the mask constant over it, is recorded as {vec = N} on the
  * op; the lowering then moves N elements per instruction. Consecutive threads hold
- * consecutive groups (gpu_layout.h), so these accesses coalesce across a warp.
+ * consecutive groups (gpu_layout.h, and the layouts access-layouts chose for 2-D tiles),
+ * so these accesses coalesce across a warp.
  *
  * Runs only on functions with a threads_per_warp attribute (set by the driver for GPU
  * targets); it changes no types and no values. */
@@ -11,7 +12,7 @@
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 
-static int access_width(const axis_info *ai, const ir_op *op, int threads)
+static int access_width(const axis_info *ai, const ir_op *op, int warp, int warps)
 {
 	const ir_value *p = op->operands[0];
 	const ir_value *m = NULL;
@@ -23,9 +24,8 @@ static int access_width(const axis_info *ai, const ir_op *op, int threads)
 		m = op->operands[2];
 	else if (op->code == IR_OP_ATOMIC_RMW)
 		return 1; /* atomics go one element at a time */
-	int64_t n = ir_type_numel(p->type);
-	int v = n >= threads ? gpu_group(n, threads) : 1;
-	if (v == 1)
+	int v = gpu_layout_run(p->type, warp, warps);
+	if (v <= 1)
 		return 1;
 	int w = axis_vector_width(ai, p, m, 16);
 	while (w > v)
@@ -37,14 +37,14 @@ static int access_width(const axis_info *ai, const ir_op *op, int threads)
 	return w < 1 ? 1 : w;
 }
 
-static void walk(ir_context *c, const axis_info *ai, ir_block *b, int threads)
+static void walk(ir_context *c, const axis_info *ai, ir_block *b, int warp, int warps)
 {
 	for (ir_op *op = b->first; op; op = op->next) {
 		for (int r = 0; r < op->nregions; r++)
-			walk(c, ai, op->regions[r], threads);
+			walk(c, ai, op->regions[r], warp, warps);
 		if (op->code != IR_OP_LOAD && op->code != IR_OP_STORE)
 			continue;
-		int w = access_width(ai, op, threads);
+		int w = access_width(ai, op, warp, warps);
 		if (w > 1)
 			ir_op_set_int(c, op, "vec", w);
 	}
@@ -57,9 +57,8 @@ int pass_coalesce(ir_module *m, diag_engine *d)
 		int warp, warps;
 		if (!gpu_func_shape(f, &warp, &warps))
 			continue;
-		int threads = warp * warps;
 		arena *a = ir_arena(m->ctx);
-		walk(m->ctx, axis_analyze(a, f), f->body, threads);
+		walk(m->ctx, axis_analyze(a, f), f->body, warp, warps);
 	}
 	return 0;
 }

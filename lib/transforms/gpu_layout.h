@@ -259,6 +259,24 @@ static inline bool gpu_type_layout(const ir_type *t, int warp, int warps, gpu_la
 	return gpu_layout_parse(t->layout, l);
 }
 
+/* How many consecutive elements along the last dimension a thread holds in consecutive
+ * slots of a tile of type t (the widest run one vector access can move): a canonical
+ * tile's group, a blocked layout's per_thread along its fastest dimension when that is the
+ * last one, else 1. */
+static inline int gpu_layout_run(const ir_type *t, int warp, int warps)
+{
+	gpu_layout l, canon;
+	if (t->kind != IR_TILE || !gpu_type_layout(t, warp, warps, &l))
+		return 1;
+	int64_t n = ir_type_numel(t);
+	canon = gpu_layout_canonical(t, warp, warps);
+	if (gpu_layout_equal(&l, &canon))
+		return n >= (int64_t)warp * warps ? gpu_group(n, warp * warps) : 1;
+	if (l.kind != GPU_BLOCKED || l.rank != t->rank || l.order[0] != t->rank - 1)
+		return 1;
+	return l.spt[t->rank - 1];
+}
+
 static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps)
 {
 	const ir_type *xt = op->operands[0]->type, *rt = op->results[0].type;

@@ -276,6 +276,16 @@ static void assign_op(assigner *s, ir_op *op)
 			return;
 		}
 		break;
+	case IR_OP_LOAD:
+	case IR_OP_STORE:
+		/* an access whose operands share a blocked layout (access-layouts chose it for
+		 * its 16-byte runs, or IR text gave it) happens there */
+		if (t0->kind == IR_TILE && common_layout(op, &l) && l.kind == GPU_BLOCKED && !l.mma) {
+			for (int r = 0; r < op->nresults; r++)
+				assign(s, &op->results[r], &l, op->loc);
+			return;
+		}
+		break;
 	case IR_OP_FOR: case IR_OP_WHILE: case IR_OP_IF: case IR_OP_YIELD: case IR_OP_CONDITION:
 		if (op->code == IR_OP_IF)
 			need_canonical(s, op, 0); /* the condition is a scalar; nothing happens */

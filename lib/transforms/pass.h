@@ -24,6 +24,7 @@ int pass_canonicalize(ir_module *m, diag_engine *d);
 int pass_cse(ir_module *m, diag_engine *d);
 int pass_dce(ir_module *m, diag_engine *d);
 int pass_assign_layouts(ir_module *m, diag_engine *d);
+int pass_access_layouts(ir_module *m, diag_engine *d);
 int pass_remove_layout_conversions(ir_module *m, diag_engine *d);
 int pass_coalesce(ir_module *m, diag_engine *d);
 int pass_smem_alloc(ir_module *m, diag_engine *d);

@@ -10,6 +10,7 @@ const pass_info pass_table[] = {
     {"dce",             "remove pure ops whose results are unused",                pass_dce},
     {"print-axis-info", "report contiguity/divisibility/constancy as notes",       pass_print_axis_info},
     {"assign-layouts",  "GPU: a blocked layout in the type of every tile",          pass_assign_layouts},
+    {"access-layouts",  "GPU: 16-byte runs per thread for 2-D global loads/stores", pass_access_layouts},
     {"remove-layout-conversions", "GPU: drop convert_layout ops that are not needed", pass_remove_layout_conversions},
     {"coalesce",        "GPU: widest aligned global access per load/store ({vec})", pass_coalesce},
     {"smem-alloc",      "GPU: shared memory of each data movement, kernel total",  pass_smem_alloc},
@@ -19,7 +20,7 @@ const pass_info pass_table[] = {
 
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
 const char pass_gpu_pipeline[] =
-    "assign-layouts,remove-layout-conversions,coalesce,smem-alloc,insert-barriers";
+    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,smem-alloc,insert-barriers";
 
 const pass_info *pass_lookup(const char *name)
 {

@@ -10,9 +10,13 @@
  *     layout L (or are splats and constants) runs in L, and its result is converted once:
  *     two conversions in, one out;
  *   - a value carried by a `for` loop that the body would compute in another layout L (a
- *     running max or sum of reductions, in their slice layout) is carried in L: its
- *     initial value is built or converted before the loop and converted back only where
- *     it is used in the old layout, which the other rules then trim;
+ *     running max or sum of reductions, in their slice layout), or that the body converts
+ *     to L for an access (a pointer tile advanced by a constant, its load given 16-byte
+ *     runs by access-layouts), is carried in L: its initial value is built, computed
+ *     again or converted before the loop and converted back only where it is used in the
+ *     old layout, which the other rules then trim;
+ *   - a broadcast of index or mask arithmetic in another layout computes its operand
+ *     again in the result's layout, where the broadcast copies registers;
  *   - an operand of such an op that is computed from scalars alone (splats, constants,
  *     ranges, and element-wise ops, expand_dims and broadcasts of them: index and mask
  *     arithmetic) is computed again in L rather than converted;
@@ -169,7 +173,7 @@ static void hoist(rewriter *w, ir_op *op)
 	for (int i = 0; i < op->noperands; i++) {
 		const ir_value *x = op->operands[i];
 		if (x->type->kind == IR_TILE && !is_remat(x) && !is_convert(x) && x->type->layout != from &&
-		    !rebuildable(x, &fl, 6))
+		    !rebuildable(x, &fl, 8))
 			return;
 	}
 	if (converts < 1 || op->nresults != 1 || op->results[0].type->kind != IR_TILE ||
@@ -251,10 +255,13 @@ static void carry_in(rewriter *w, ir_op *op, int k, const char *l)
 	const ir_type *old = arg->type, *lt = in_layout(w, old, l);
 	/* the initial value in l */
 	ir_value *in;
+	gpu_layout ll;
 	if (is_remat(init))
 		in = remat(w, init->def, lt, op);
 	else if (is_convert(init) && init->def->operands[0]->type == lt)
 		in = init->def->operands[0];
+	else if (gpu_layout_parse(l, &ll) && rebuildable(init, &ll, 8) && (in = rebuild(w, init, &ll, op)))
+		;
 	else {
 		ir_op *cv = ir_op_create(w->c, IR_OP_CONVERT_LAYOUT, 1, &init, 1, &lt, op->loc);
 		ir_block_insert_before(op->parent, op, cv);
@@ -281,6 +288,17 @@ static void carry_in(rewriter *w, ir_op *op, int k, const char *l)
 	w->changed++;
 }
 
+/* The register layout of a conversion of v in block b (not in nested regions), other
+ * than v's own: a load or store anchored there by access-layouts; NULL when none. */
+static const char *converted_to(const ir_block *b, const ir_value *v)
+{
+	for (const ir_op *u = b->first; u; u = u->next)
+		if (u->code == IR_OP_CONVERT_LAYOUT && u->operands[0] == v &&
+		    !gpu_is_shared(u->results[0].type) && u->results[0].type->layout != v->type->layout)
+			return u->results[0].type->layout;
+	return NULL;
+}
+
 static void carry_loop(rewriter *w, ir_op *op)
 {
 	ir_block *body = op->regions[0];
@@ -292,10 +310,20 @@ static void carry_loop(rewriter *w, ir_op *op)
 		const ir_type *t = arg->type;
 		if (t->kind != IR_TILE || !t->layout)
 			continue;
+		/* the layout the body computes the next value in, else one the body converts the
+		 * value to (a loop-carried pointer tile advanced by a constant, converted for its
+		 * load): carried there, the conversion goes */
 		const char *l = brought_in(y->operands[k], t->layout, 6);
+		gpu_layout ll;
+		bool anchored = false;
+		if (!l || l == t->layout) {
+			l = converted_to(body, arg);
+			anchored = l != NULL;
+		}
 		if (!l || l == t->layout || !could_have(y->operands[k], l, arg, 6))
 			continue;
-		if (!is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l))
+		if (!is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l) &&
+		    !(anchored && gpu_layout_parse(l, &ll) && rebuildable(init, &ll, 8)))
 			continue;
 		carry_in(w, op, k, l);
 	}
@@ -356,6 +384,25 @@ static void expand_slice(rewriter *w, ir_op *op)
 	w->changed++;
 }
 
+/* A broadcast whose operand is in another layout moves the tile through shared memory;
+ * an operand that is index or mask arithmetic (rm[:, None] * stride, rk[None, :] < n) is
+ * computed again in the result's blocked layout instead, where the broadcast copies
+ * registers. */
+static void broadcast_in_place(rewriter *w, ir_op *op)
+{
+	ir_value *x = op->operands[0];
+	const ir_type *rt = op->results[0].type;
+	gpu_layout rl;
+	if (x->type->kind != IR_TILE || !rt->layout || x->type->layout == rt->layout ||
+	    !gpu_layout_parse(rt->layout, &rl) || rl.kind != GPU_BLOCKED || !rebuildable(x, &rl, 8))
+		return;
+	ir_value *r = rebuild(w, x, &rl, op);
+	if (!r)
+		return;
+	ir_op_set_operand(op, 0, r);
+	w->changed++;
+}
+
 /* A reduction into a slice whose operands come by conversion out of one blocked layout L
  * (a dot's #mma accumulator): it reduces in L, into L's slice, and its results are
  * converted instead (the slices are smaller, and the rules above often drop them). */
@@ -409,7 +456,8 @@ static void visit(rewriter *w, ir_block *b)
 		    op->operands[0]->def->operands[0]->type->layout == op->results[0].type->layout) {
 			ir_op_set_operand(op, 0, op->operands[0]->def->operands[0]);
 			w->changed++;
-		}
+		} else if (op->code == IR_OP_BROADCAST)
+			broadcast_in_place(w, op);
 		if (op->code != IR_OP_CONVERT_LAYOUT) {
 			if (ir_ops[op->code].traits & T_ELEMENTWISE)
 				hoist(w, op);
@@ -429,7 +477,7 @@ static void visit(rewriter *w, ir_block *b)
 			gpu_layout tl;
 			ir_value *r;
 			if (op->results[0].type->layout && gpu_layout_parse(op->results[0].type->layout, &tl) &&
-			    rebuildable(x, &tl, 6) && (r = rebuild(w, x, &tl, op)))
+			    rebuildable(x, &tl, 8) && (r = rebuild(w, x, &tl, op)))
 				replace(w, op, r);
 		}
 	}
