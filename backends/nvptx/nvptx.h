@@ -11,4 +11,9 @@ LLVMValueRef nvptx_atomic(cg *c, const cg_atomic *a);
 void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
 void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 
+/* async_copy.c: gpu_isa.cp_async, cp_async_commit and cp_async_wait (cp.async). */
+void nvptx_cp_async(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
+void nvptx_cp_async_commit(cg *c);
+void nvptx_cp_async_wait(cg *c, int pending);
+
 #endif

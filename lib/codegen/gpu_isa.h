@@ -41,6 +41,14 @@ typedef struct gpu_isa {
 	 * kind k (0: fp16, 1: bf16) added to the four f32 of acc, in place. */
 	void (*ldmatrix)(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
 	void (*mma)(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
+	/* Asynchronous copies to shared memory (the pipeline pass); NULL on targets without
+	 * them. cp_async: `bytes` (4, 8 or 16) from global src to shared dst (addrspace 3),
+	 * of which the first src_bytes (i32: bytes or 0) are read and the rest zero-filled;
+	 * commit closes a group of copies; wait waits until at most `pending` groups of this
+	 * thread are still in flight. */
+	void (*cp_async)(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
+	void (*cp_async_commit)(cg *c);
+	void (*cp_async_wait)(cg *c, int pending);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

@@ -35,6 +35,8 @@ typedef struct gtile {
 	int n;             /* elements this thread holds (E) */
 	LLVMValueRef *v;   /* their values */
 	int64_t smem;      /* a #shared tile: its byte offset in shared memory (n is 0) */
+	LLVMValueRef dyn;  /* a ring slot's #shared tile (local_view): bytes added at run time
+			    * (i64), or NULL */
 } gtile;
 
 typedef struct gpu {
@@ -1406,6 +1408,69 @@ static void lower_scan(cg *c, const ir_op *op)
 		put(c, &op->results[k], res[k]);
 }
 
+/* ---- the pipeline's ring of shared buffers (lib/transforms/pipeline.c) ---------------- */
+
+/* local_view: the #shared tile in slot %slot of its ring, at smem_offset + slot *
+ * slot_bytes. */
+static void lower_local_view(cg *c, const ir_op *op)
+{
+	int64_t off = ir_op_int(op, "smem_offset", -1), sb = ir_op_int(op, "slot_bytes", 0);
+	if (off < 0)
+		cg_fail(c, op, "internal: a local_view without a planned offset (run smem-alloc)");
+	gtile *r = new_tile(c, 0);
+	r->smem = off;
+	LLVMValueRef slot = LLVMBuildZExt(c->b, sget(c, op->operands[0]), c->t_i64, "");
+	r->dyn = LLVMBuildMul(c->b, slot, cg_i64(c, sb), "");
+	int64_t end = ir_op_int(op, "ring_end", 0);
+	if (end > G->smem_bytes)
+		G->smem_bytes = end;
+	put(c, &op->results[0], r);
+}
+
+/* async_copy %view, %ptrs, %mask: each run of {vec} consecutive elements a thread holds
+ * is one cp.async to where the view's #shared layout puts it; a masked-off run copies
+ * nothing and zero-fills. */
+static void lower_async_copy(cg *c, const ir_op *op)
+{
+	if (!c->isa->cp_async)
+		cg_fail(c, op, "async copies are not supported on this target");
+	const ir_value *dv = op->operands[0], *p = op->operands[1];
+	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *dt = dv->type, *pt = p->type, *e = dt->elem;
+	gtile *d = tget(c, dv);
+	int64_t eb = gpu_elem_bytes(e);
+	int w = (int)ir_op_int(op, "vec", 1);
+	int run = gpu_layout_run(pt, G->warp, G->T / G->warp);
+	int bytes = (int)(w * eb);
+	if (w > run || (bytes != 4 && bytes != 8 && bytes != 16) || tile_layout(c, dt)->l.vec % w)
+		cg_fail(c, op, "internal: an async copy of %d elements of %d bytes per access", w, (int)eb);
+	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &(LLVMValueRef){cg_i64(c, d->smem)}, 1, "");
+	if (d->dyn)
+		base = LLVMBuildGEP2(c->b, c->t_i8, base, &d->dyn, 1, "");
+	int n = slots(c, pt);
+	for (int k = 0; k < n; k += w) {
+		LLVMValueRef i = owned(c, pt, k);
+		LLVMValueRef si = shared_index(c, dt, LLVMBuildUDiv(c->b, i, cg_i32(c, pt->shape[1]), ""),
+					       LLVMBuildURem(c->b, i, cg_i32(c, pt->shape[1]), ""));
+		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, si, c->t_i64, ""), cg_i64(c, eb), "");
+		LLVMValueRef dst = LLVMBuildGEP2(c->b, c->t_i8, base, &off, 1, "");
+		LLVMValueRef sz = cg_i32(c, bytes);
+		if (m)
+			sz = LLVMBuildSelect(c->b, opnd(c, m, k), sz, cg_i32(c, 0), "");
+		c->isa->cp_async(c, dst, opnd(c, p, k), bytes, sz);
+	}
+}
+
+static void lower_async(cg *c, const ir_op *op)
+{
+	if (!c->isa->cp_async)
+		cg_fail(c, op, "async copies are not supported on this target");
+	if (op->code == IR_OP_ASYNC_COMMIT)
+		c->isa->cp_async_commit(c);
+	else
+		c->isa->cp_async_wait(c, (int)ir_op_int(op, "pending", 0));
+}
+
 /* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
  * with A and B in shared memory, each thread
  * computing the C elements it owns (the FMA path; tensor cores are the next step). */
@@ -1429,7 +1494,11 @@ static void lower_dot(cg *c, const ir_op *op)
 		to_smem(c, a, aoff);
 		to_smem(c, b, boff);
 	}
-	barrier(c);
+	/* an operand in a ring slot (local_view) was waited for by the pipeline, behind its
+	 * own barrier; its address depends on the slot */
+	LLVMValueRef adyn = staged ? tget(c, a)->dyn : NULL, bdyn = staged ? tget(c, b)->dyn : NULL;
+	if (!adyn && !bdyn)
+		barrier(c);
 	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h) */
 	gpu_mma mp;
 	const gpu_layout *rl = &tile_layout(c, rt)->l;
@@ -1443,10 +1512,18 @@ static void lower_dot(cg *c, const ir_op *op)
 		gtile *r = new_tile(c, acc->n);
 		for (int e = 0; e < acc->n; e++)
 			r->v[e] = acc->v[e];
-		lower_mma_dot(c, &mp, G->smem, aoff, boff, as, bs, G->tid, r->v);
+		LLVMValueRef ab = smem_at(c, a->type->elem, aoff, cg_i64(c, 0));
+		LLVMValueRef bb = smem_at(c, b->type->elem, boff, cg_i64(c, 0));
+		if (adyn)
+			ab = LLVMBuildGEP2(c->b, c->t_i8, ab, &adyn, 1, "");
+		if (bdyn)
+			bb = LLVMBuildGEP2(c->b, c->t_i8, bb, &bdyn, 1, "");
+		lower_mma_dot(c, &mp, ab, bb, as, bs, G->tid, r->v);
 		put(c, &op->results[0], r);
 		return;
 	}
+	if (adyn || bdyn)
+		cg_fail(c, op, "internal: a dot on the FMA path with operands in a ring slot");
 	bool fl = ir_type_is_float(re);
 	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
 	int E = per_thread(Z * M * N);
@@ -1727,6 +1804,9 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_CONVERT_LAYOUT: lower_shape(c, op); return;
 	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
 	case IR_OP_BARRIER: barrier(c); return;
+	case IR_OP_LOCAL_VIEW: lower_local_view(c, op); return;
+	case IR_OP_ASYNC_COPY: lower_async_copy(c, op); return;
+	case IR_OP_ASYNC_COMMIT: case IR_OP_ASYNC_WAIT: lower_async(c, op); return;
 	case IR_OP_ASSERT: lower_assert(c, op); return;
 	default: lower_shape(c, op); return;
 	}

@@ -249,6 +249,46 @@ static void rule_convert_layout(verifier *v, const ir_op *op)
 		    tn(v, a), tn(v, r));
 }
 
+static void check_mask(verifier *v, const ir_op *op, int i, const ir_type *like);
+
+/* local_view %slot: a tile in a #shared layout, in a ring slot (dialects/gpu/ops.def). */
+static void rule_local_view(verifier *v, const ir_op *op)
+{
+	const ir_type *s = opt(op, 0), *r = rest(op, 0);
+	if (!s || s->kind != IR_I32)
+		err(v, op, "the slot must be an i32, got '%s'", tn(v, s));
+	if (!is_tile(r) || !r->layout || strncmp(r->layout, "shared<", 7))
+		err(v, op, "result '%s' must be a tile in a #shared layout", tn(v, r));
+	const char *need[] = {"ring", "within", "slot_bytes"};
+	for (int i = 0; i < 3; i++)
+		need_attr(v, op, need[i], IR_ATTR_INT, "an integer");
+}
+
+/* async_copy %view, %ptrs[, %mask]: the view's shape and element type are the pointees'. */
+static void rule_async_copy(verifier *v, const ir_op *op)
+{
+	if (op->noperands < 2 || op->noperands > 3) {
+		err(v, op, "expects 2 or 3 operands (view, ptrs, mask), got %d", op->noperands);
+		return;
+	}
+	const ir_type *d = opt(op, 0), *p = opt(op, 1);
+	if (!is_tile(d) || !d->layout || strncmp(d->layout, "shared<", 7)) {
+		err(v, op, "the destination must be a tile in a #shared layout, got '%s'", tn(v, d));
+		return;
+	}
+	if (!is_scalar_ptrs(p) || !is_tile(p) || elem(p)->elem != d->elem || !same_shape(p, d))
+		err(v, op, "the pointers '%s' do not point to the elements of '%s'", tn(v, p), tn(v, d));
+	else if (op->noperands > 2)
+		check_mask(v, op, 2, p);
+}
+
+static void rule_async_wait(verifier *v, const ir_op *op)
+{
+	const ir_attr *n = need_attr(v, op, "pending", IR_ATTR_INT, "an integer");
+	if (n && (n->i < 0 || n->i > 7))
+		err(v, op, "attribute 'pending' must be 0 to 7, got %lld", (long long)n->i);
+}
+
 static void rule_broadcast(verifier *v, const ir_op *op)
 {
 	const ir_type *a = opt(op, 0), *r = rest(op, 0);
@@ -856,6 +896,9 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_WHILE: rule_while(v, op); break;
 	case V_ASSERT: rule_assert(v, op); break;
 	case V_CONVERT_LAYOUT: rule_convert_layout(v, op); break;
+	case V_LOCAL_VIEW: rule_local_view(v, op); break;
+	case V_ASYNC_COPY: rule_async_copy(v, op); break;
+	case V_ASYNC_WAIT: rule_async_wait(v, op); break;
 	}
 }
 

@@ -19,6 +19,8 @@ static bool walk(ir_context *c, ir_block *b, bool seen)
 			bool loop = op->code == IR_OP_FOR || op->code == IR_OP_WHILE;
 			used |= walk(c, op->regions[r], before || loop);
 		}
+		if (op->code == IR_OP_ASYNC_COPY)
+			used = true; /* writes a ring slot: later users of shared memory wait */
 		if (!ir_op_attr(op, "smem"))
 			continue;
 		if (before && !(op->prev && op->prev->code == IR_OP_BARRIER)) {

@@ -276,6 +276,13 @@ static void assign_op(assigner *s, ir_op *op)
 			return;
 		}
 		break;
+	case IR_OP_LOCAL_VIEW: /* the pipeline's ring slots (IR read back): as given */
+		assign_as(s, &op->results[0], NULL, op->loc, true);
+		return;
+	case IR_OP_ASYNC_COPY:
+	case IR_OP_ASYNC_COMMIT:
+	case IR_OP_ASYNC_WAIT:
+		return; /* operands as they are: their layouts say how the copy is split */
 	case IR_OP_LOAD:
 	case IR_OP_STORE:
 		/* an access whose operands share a blocked layout (access-layouts chose it for

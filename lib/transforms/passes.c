@@ -13,6 +13,7 @@ const pass_info pass_table[] = {
     {"access-layouts",  "GPU: 16-byte runs per thread for 2-D global loads/stores", pass_access_layouts},
     {"remove-layout-conversions", "GPU: drop convert_layout ops that are not needed", pass_remove_layout_conversions},
     {"coalesce",        "GPU: widest aligned global access per load/store ({vec})", pass_coalesce},
+    {"pipeline",        "GPU: async copies of a dot loop's loads, num_stages ahead", pass_pipeline},
     {"smem-alloc",      "GPU: shared memory of each data movement, kernel total",  pass_smem_alloc},
     {"insert-barriers", "GPU: barriers before shared-memory reuse",                pass_insert_barriers},
     {NULL, NULL, NULL},
@@ -20,7 +21,7 @@ const pass_info pass_table[] = {
 
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
 const char pass_gpu_pipeline[] =
-    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,smem-alloc,insert-barriers";
+    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,pipeline,smem-alloc,insert-barriers";
 
 const pass_info *pass_lookup(const char *name)
 {

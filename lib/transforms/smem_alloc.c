@@ -5,7 +5,11 @@
  * the function's {shared = bytes} (the launch's dynamic shared memory). Tiles converted to
  * a #shared layout for the op after them (a dot's operands) stay there until it reads
  * them: each gets {smem_offset} above the ones staged before it, and {smem} is the end of
- * what it writes. */
+ * what it writes. A loop the pipeline pass gave a ring of shared buffers ({ring},
+ * {ring_bytes}) keeps it above what its body uses otherwise, for the whole loop and the
+ * prologue before it; each local_view of the ring gets {smem_offset} = the ring's base +
+ * its place in a slot ({within}), and {ring_end}, where the ring ends. After the loop (its last copies waited for), the
+ * memory is free again. */
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 
@@ -18,12 +22,31 @@ static bool reads_shared(const ir_op *op)
 	return false;
 }
 
-static int64_t walk(ir_context *c, diag_engine *d, ir_block *b, int threads, int warp, int *errors)
+enum { MAX_RINGS = 64 };
+
+typedef struct planner {
+	ir_context *c;
+	diag_engine *d;
+	int threads, warp, errors;
+	int64_t ring_base[MAX_RINGS], ring_end[MAX_RINGS];
+} planner;
+
+static int64_t walk(planner *pl, ir_block *b)
 {
+	ir_context *c = pl->c;
+	diag_engine *d = pl->d;
+	int threads = pl->threads, warp = pl->warp;
+	int *errors = &pl->errors;
 	int64_t most = 0, top = 0; /* top: the end of the shared tiles waiting for their reader */
 	for (ir_op *op = b->first; op; op = op->next) {
 		for (int r = 0; r < op->nregions; r++) {
-			int64_t inner = walk(c, d, op->regions[r], threads, warp, errors);
+			int64_t inner = walk(pl, op->regions[r]);
+			int64_t ring = ir_op_int(op, "ring", -1), rb = ir_op_int(op, "ring_bytes", 0);
+			if (op->code == IR_OP_FOR && ring >= 0 && ring < MAX_RINGS) {
+				/* the ring sits above the body's other uses */
+				pl->ring_base[ring] = gpu_align16(inner);
+				inner = pl->ring_end[ring] = pl->ring_base[ring] + rb;
+			}
 			most = inner > most ? inner : most;
 		}
 		int64_t bytes = gpu_smem_bytes(op, threads, warp);
@@ -48,6 +71,25 @@ static int64_t walk(ir_context *c, diag_engine *d, ir_block *b, int threads, int
 	return most;
 }
 
+/* Every local_view of a ring at the ring's base plus its place in a slot. */
+static void place_views(planner *pl, ir_block *b)
+{
+	for (ir_op *op = b->first; op; op = op->next) {
+		for (int r = 0; r < op->nregions; r++)
+			place_views(pl, op->regions[r]);
+		if (op->code != IR_OP_LOCAL_VIEW)
+			continue;
+		int64_t ring = ir_op_int(op, "ring", -1);
+		if (ring < 0 || ring >= MAX_RINGS) {
+			diag_internal(pl->d, "local_view of ring %lld, which no loop owns", (long long)ring);
+			pl->errors++;
+			continue;
+		}
+		ir_op_set_int(pl->c, op, "smem_offset", pl->ring_base[ring] + ir_op_int(op, "within", 0));
+		ir_op_set_int(pl->c, op, "ring_end", pl->ring_end[ring]);
+	}
+}
+
 int pass_smem_alloc(ir_module *m, diag_engine *d)
 {
 	int errors = 0;
@@ -55,8 +97,12 @@ int pass_smem_alloc(ir_module *m, diag_engine *d)
 		int warp, warps;
 		if (!gpu_func_shape(f, &warp, &warps))
 			continue;
-		int threads = warp * warps;
-		ir_func_set_int(m->ctx, f, "shared", walk(m->ctx, d, f->body, threads, warp, &errors));
+		planner pl = {.c = m->ctx, .d = d, .threads = warp * warps, .warp = warp};
+		for (int r = 0; r < MAX_RINGS; r++)
+			pl.ring_base[r] = -1;
+		ir_func_set_int(m->ctx, f, "shared", walk(&pl, f->body));
+		place_views(&pl, f->body);
+		errors += pl.errors;
 	}
 	return errors != 0;
 }

@@ -1,0 +1,433 @@
+/* pipeline.c: software pipelining of the loops that feed tensor-core dots (NVIDIA sm_80
+ * and later). In
+ *
+ *   for k in range(lo, hi, step):
+ *       a = tl.load(a_ptrs, mask=..., other=0.0)      # staged in shared memory
+ *       b = tl.load(b_ptrs, mask=...)                 #   for the dot below
+ *       acc = tl.dot(a, b, acc)
+ *       a_ptrs += ...; b_ptrs += ...
+ *
+ * every iteration waits for its loads before the tensor cores can start. With S stages
+ * the loads of iteration i + S - 1 are started (cp.async, straight into shared memory,
+ * no registers) while iteration i computes, into a ring of S slots of shared buffers:
+ *
+ *   prologue   for j < S - 1: start the copies of iteration j into slot j; commit
+ *   body i     wait until at most S - 2 groups are in flight (iteration i's has landed)
+ *              barrier (every thread's copies are visible, and every thread is done
+ *                       with slot (i - 1) % S, which the next copies overwrite)
+ *              start the copies of iteration i + S - 1 into slot (i + S - 1) % S; commit
+ *              the dot reads slot i % S
+ *   after      wait for every group (copies past the end were predicated off)
+ *
+ * A load qualifies when its only use is its conversion to a #shared layout for a dot in
+ * the same body whose result is in an #mma layout, its `other` is absent or zero (the
+ * copy zero-fills masked elements), and it moves 4, 8 or 16 bytes per access ({vec}).
+ * Stage 0, what the copies need, is the backward slice of the loads' pointers and masks
+ * in the body: pure region-free ops of the induction variable, loop-invariant values and
+ * carried values (the pointer tiles) whose next value stage 0 computes too. It is cloned
+ * for the prologue iterations and, in the body, for iteration i + S - 1, whose pointers
+ * the carried values now hold (they run S - 1 iterations ahead, so nothing else may use
+ * them, in the body or after the loop). Copies past the last iteration are predicated
+ * off through their mask. The step must be a positive constant.
+ *
+ * S is the loop's num_stages (tl.range), else the kernel's (--num-stages, autotune
+ * config), else 3, Triton's default; fewer when S slots do not fit the target's shared
+ * memory; a loop of 1 stage is left alone. smem-alloc places the ring; insert-barriers
+ * treats the copies as uses of shared memory. */
+#include "support/arena.h"
+#include "transforms/gpu_layout.h"
+#include "transforms/pass.h"
+#include "transforms/walk.h"
+
+#define MAX_STAGED 8
+
+typedef struct piper {
+	ir_context *c;
+	ir_func *f;
+	int rings; /* ring ids handed out in this function */
+} piper;
+
+typedef struct staged {
+	ir_op *load, *cvt;
+	int64_t within; /* byte offset of its tile in a slot */
+} staged;
+
+static const ir_type *i32(piper *p)
+{
+	return ir_type_scalar(p->c, IR_I32);
+}
+
+/* Uses of v in block b, nested regions included. */
+static int uses(const ir_block *b, const ir_value *v)
+{
+	int n = 0;
+	for (const ir_op *op = b->first; op; op = op->next) {
+		for (int i = 0; i < op->noperands; i++)
+			n += op->operands[i] == v;
+		for (int r = 0; r < op->nregions; r++)
+			n += uses(op->regions[r], v);
+	}
+	return n;
+}
+
+/* The single op of block b using v (not counting nested regions): NULL unless there is
+ * exactly one use in the function and it is there. */
+static ir_op *only_user(piper *p, ir_block *b, const ir_value *v)
+{
+	if (uses(p->f->body, v) != 1)
+		return NULL;
+	for (ir_op *op = b->first; op; op = op->next)
+		for (int i = 0; i < op->noperands; i++)
+			if (op->operands[i] == v)
+				return op;
+	return NULL;
+}
+
+static bool is_zero(const ir_value *v)
+{
+	const ir_op *d = v->def;
+	if (!d || d->code != IR_OP_CONSTANT)
+		return false;
+	const ir_attr *a = ir_op_attr(d, "value");
+	return a && ((a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0.0));
+}
+
+static bool int_const(const ir_value *v, int64_t *out)
+{
+	const ir_op *d = v->def;
+	const ir_attr *a = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+	if (!a || a->kind != IR_ATTR_INT)
+		return false;
+	*out = a->i;
+	return true;
+}
+
+/* Whether load op (in body) can be issued ahead as an async copy for a dot. */
+static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
+{
+	if (op->code != IR_OP_LOAD || op->parent != body)
+		return false;
+	const ir_type *pt = op->operands[0]->type;
+	if (pt->kind != IR_TILE || pt->rank != 2 || pt->elem->kind != IR_PTR)
+		return false;
+	if (op->noperands > 2 && !is_zero(op->operands[2]))
+		return false;
+	int64_t bytes = ir_op_int(op, "vec", 1) * gpu_elem_bytes(op->results[0].type->elem);
+	if (bytes != 4 && bytes != 8 && bytes != 16)
+		return false;
+	ir_op *cv = only_user(p, body, &op->results[0]);
+	if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || !gpu_is_shared(cv->results[0].type))
+		return false;
+	ir_op *dot = only_user(p, body, &cv->results[0]);
+	if (!dot || dot->code != IR_OP_DOT || dot->operands[2] == &cv->results[0])
+		return false;
+	gpu_layout l;
+	if (!dot->results[0].type->layout || !gpu_layout_parse(dot->results[0].type->layout, &l) || !l.mma)
+		return false;
+	st->load = op;
+	st->cvt = cv;
+	return true;
+}
+
+/* Stage 0: marks the ops of body that the staged loads' pointers and masks need (in
+ * `ops`), and the carried values they read (carried[k]); false when they need anything
+ * the clones could not compute ahead. */
+static bool stage0(ir_block *body, staged *st, int n, valset *ops, bool *carried)
+{
+	const ir_value *work[512];
+	int top = 0;
+	valset seen = {0};
+	bool ok = true;
+	for (int q = 0; q < n; q++)
+		for (int i = 0; i < 2 && i < st[q].load->noperands; i++)
+			work[top++] = st[q].load->operands[i];
+	ir_op *y = body->last;
+	while (ok && top > 0) {
+		const ir_value *v = work[--top];
+		if (valset_has(&seen, v))
+			continue;
+		valset_add(&seen, v);
+		for (int a = 0; a < body->nargs; a++)
+			if (body->args[a] == v && a > 0) {
+				carried[a - 1] = true;
+				if (top < 512)
+					work[top++] = y->operands[a - 1];
+				else
+					ok = false;
+			}
+		const ir_op *d = v->def;
+		if (!d || d->parent != body)
+			continue; /* the induction variable, a carried value, or from outside */
+		if (!(ir_ops[d->code].traits & T_PURE) || d->nregions || d->nresults != 1 ||
+		    d->code == IR_OP_LOCAL_VIEW) {
+			ok = false;
+			break;
+		}
+		valset_add(ops, d);
+		for (int i = 0; i < d->noperands && ok; i++) {
+			if (top == 512)
+				ok = false;
+			else
+				work[top++] = d->operands[i];
+		}
+	}
+	valset_free(&seen);
+	return ok;
+}
+
+/* Whether value v depends, within stage 0, on a carried value that runs ahead. */
+static bool ahead(const ir_block *body, const ir_value *v, const bool *carried, const valset *ops, int depth)
+{
+	for (int a = 1; a < body->nargs; a++)
+		if (body->args[a] == v)
+			return carried[a - 1];
+	if (!v->def || !valset_has(ops, v->def) || depth == 0)
+		return false;
+	for (int i = 0; i < v->def->noperands; i++)
+		if (ahead(body, v->def->operands[i], carried, ops, depth - 1))
+			return true;
+	return false;
+}
+
+/* Clones the stage-0 ops of body, in order, before `before`, reading map's values for
+ * the ones it has (the induction variable, carried values) and filling it with the
+ * clones. */
+static void clone_stage0(piper *p, ir_block *body, const valset *ops, ir_ptrmap *map, ir_block *into,
+			 ir_op *before)
+{
+	for (ir_op *op = body->first; op; op = op->next) {
+		if (!valset_has(ops, op))
+			continue;
+		ir_value *xs[8];
+		if (op->noperands > 8)
+			continue; /* stage0() admits no such op: element-wise ops have at most 3 */
+		for (int i = 0; i < op->noperands; i++) {
+			ir_value *m = ir_ptrmap_get(map, op->operands[i]);
+			xs[i] = m ? m : op->operands[i];
+		}
+		const ir_type *t = op->results[0].type;
+		ir_op *cl = ir_op_create(p->c, op->code, op->noperands, xs, 1, &t, op->loc);
+		for (int i = 0; i < op->nattrs; i++)
+			ir_op_set_attr(p->c, cl, &op->attrs[i]);
+		ir_block_insert_before(into, before, cl);
+		ir_ptrmap_put(map, &op->results[0], &cl->results[0]);
+	}
+}
+
+static ir_value *mapped(ir_ptrmap *map, ir_value *v)
+{
+	ir_value *m = ir_ptrmap_get(map, v);
+	return m ? m : v;
+}
+
+/* The async copies of one iteration (whose stage-0 values map holds) into slot `slot`,
+ * predicated on `live`, and their commit, before `before`. */
+static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir_value *slot,
+		  ir_value *live, int ring, int64_t slot_bytes)
+{
+	for (int q = 0; q < n; q++) {
+		ir_op *ld = st[q].load;
+		const ir_type *vt = st[q].cvt->results[0].type;
+		ir_op *view = ir_build(b, IR_OP_LOCAL_VIEW, 1, &slot, 1, &vt);
+		ir_op_set_int(p->c, view, "ring", ring);
+		ir_op_set_int(p->c, view, "within", st[q].within);
+		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
+		const ir_type *pt = ld->operands[0]->type;
+		const ir_type *mt = ir_type_with_elem(p->c, pt, ir_type_scalar(p->c, IR_I1));
+		ir_value *m = ir_build1(b, IR_OP_SPLAT, mt, live);
+		if (ld->noperands > 1) {
+			ir_value *lm = mapped(map, ld->operands[1]);
+			if (lm->type->kind != IR_TILE)
+				lm = ir_build1(b, IR_OP_SPLAT, mt, lm);
+			m = ir_build2(b, IR_OP_ANDI, mt, lm, m);
+		}
+		ir_value *ops[3] = {&view->results[0], mapped(map, ld->operands[0]), m};
+		ir_op *cp = ir_build(b, IR_OP_ASYNC_COPY, 3, ops, 0, NULL);
+		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));
+	}
+	ir_build(b, IR_OP_ASYNC_COMMIT, 0, NULL, 0, NULL);
+}
+
+/* The shared memory the target's programs may use. */
+static int64_t smem_budget(int cc)
+{
+	return cc >= 90 ? 227 * 1024 : cc == 80 || cc == 87 ? 163 * 1024 : 99 * 1024;
+}
+
+/* Pure ops of b (not nested) left without uses, removed; the pipelined body's originals. */
+static void sweep(piper *p, ir_block *b)
+{
+	for (bool again = true; again;) {
+		again = false;
+		for (ir_op *op = b->last, *prev; op; op = prev) {
+			prev = op->prev;
+			if (!(ir_ops[op->code].traits & T_PURE) || op->nregions || op->nresults != 1)
+				continue;
+			if (!uses(p->f->body, &op->results[0])) {
+				ir_op_remove(op);
+				again = true;
+			}
+		}
+	}
+}
+
+static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
+{
+	ir_block *body = fo->regions[0];
+	ir_op *y = body->last;
+	int64_t step;
+	if (!y || y->code != IR_OP_YIELD || !int_const(fo->operands[2], &step) || step <= 0)
+		return;
+	ir_value *iv = body->args[0];
+	if (iv->type->kind != IR_I32 && iv->type->kind != IR_I64)
+		return;
+	staged st[MAX_STAGED];
+	int n = 0;
+	for (ir_op *op = body->first; op && n < MAX_STAGED; op = op->next)
+		if (candidate(p, body, op, &st[n]))
+			n++;
+	if (n == 0)
+		return;
+	int nc = body->nargs - 1;
+	bool *carried = ARENA_NEWN(ir_arena(p->c), bool, nc > 0 ? nc : 1);
+	valset ops = {0};
+	if (!stage0(body, st, n, &ops, carried))
+		goto out;
+	/* nothing but stage 0 may read what runs ahead, nor may anyone after the loop */
+	for (ir_op *op = body->first; op; op = op->next) {
+		bool staged_op = false;
+		for (int q = 0; q < n; q++)
+			staged_op |= op == st[q].load || op == st[q].cvt;
+		if (valset_has(&ops, op) || staged_op)
+			continue;
+		for (int i = 0; i < op->noperands; i++) {
+			if (op == y && i < nc && carried[i])
+				continue;
+			if (ahead(body, op->operands[i], carried, &ops, 64))
+				goto out;
+		}
+		for (int r = 0; r < op->nregions; r++)
+			for (int a = 0; a < nc; a++)
+				if (carried[a] && uses(op->regions[r], body->args[1 + a]))
+					goto out;
+	}
+	for (int a = 0; a < nc; a++)
+		if (carried[a] && uses(p->f->body, &fo->results[a]))
+			goto out;
+	/* the ring: S slots, each the staged tiles one after the other */
+	int64_t slot_bytes = 0;
+	for (int q = 0; q < n; q++) {
+		st[q].within = slot_bytes;
+		const ir_type *t = st[q].load->results[0].type;
+		slot_bytes += gpu_align16(ir_type_numel(t) * gpu_elem_bytes(t->elem));
+	}
+	while (stages > 1 && stages * slot_bytes > smem_budget(cc))
+		stages--;
+	if (stages < 2)
+		goto out;
+	int ring = p->rings++;
+	const ir_type *it = iv->type;
+	ir_value *lo = fo->operands[0], *hi = fo->operands[1];
+
+	/* prologue: iterations 0 .. S - 2 */
+	ir_builder b = {p->c, fo->parent, fo, fo->loc};
+	ir_build(&b, IR_OP_BARRIER, 0, NULL, 0, NULL);
+	ir_value **cur = ARENA_NEWN(ir_arena(p->c), ir_value *, nc > 0 ? nc : 1);
+	for (int a = 0; a < nc; a++)
+		cur[a] = fo->operands[3 + a];
+	for (int j = 0; j < stages - 1; j++) {
+		ir_ptrmap map = {0};
+		ir_value *ivj = ir_build2(&b, IR_OP_ADDI, it, lo, ir_const_int(&b, it, j * step));
+		ir_ptrmap_put(&map, iv, ivj);
+		for (int a = 0; a < nc; a++)
+			if (carried[a])
+				ir_ptrmap_put(&map, body->args[1 + a], cur[a]);
+		clone_stage0(p, body, &ops, &map, fo->parent, fo);
+		ir_value *live = ir_build2(&b, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), ivj, hi);
+		ir_op_set_str(p->c, live->def, "pred", "lt");
+		issue(p, &b, st, n, &map, ir_const_int(&b, i32(p), j), live, ring, slot_bytes);
+		for (int a = 0; a < nc; a++)
+			if (carried[a])
+				cur[a] = mapped(&map, y->operands[a]);
+		ir_ptrmap_free(&map);
+	}
+	for (int a = 0; a < nc; a++)
+		if (carried[a])
+			ir_op_set_operand(fo, 3 + a, cur[a]);
+
+	/* the body: wait for this iteration's slot, start iteration i + S - 1's copies */
+	ir_op *first = body->first;
+	ir_builder bb = {p->c, body, first, fo->loc};
+	ir_op *w = ir_build(&bb, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
+	ir_op_set_int(p->c, w, "pending", stages - 2);
+	ir_build(&bb, IR_OP_BARRIER, 0, NULL, 0, NULL);
+	ir_value *idx = ir_build2(&bb, IR_OP_DIVI, it, ir_build2(&bb, IR_OP_SUBI, it, iv, lo),
+				  ir_const_int(&bb, it, step));
+	if (it->kind != IR_I32)
+		idx = ir_build1(&bb, IR_OP_TRUNCI, i32(p), idx);
+	ir_value *rslot = ir_build2(&bb, IR_OP_REMI, i32(p), idx, ir_const_int(&bb, i32(p), stages));
+	ir_value *wslot = ir_build2(&bb, IR_OP_REMI, i32(p),
+				    ir_build2(&bb, IR_OP_ADDI, i32(p), idx, ir_const_int(&bb, i32(p), stages - 1)),
+				    ir_const_int(&bb, i32(p), stages));
+	ir_value *iva = ir_build2(&bb, IR_OP_ADDI, it, iv, ir_const_int(&bb, it, (stages - 1) * step));
+	ir_ptrmap map = {0};
+	ir_ptrmap_put(&map, iv, iva);
+	clone_stage0(p, body, &ops, &map, body, first);
+	ir_value *live = ir_build2(&bb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
+	ir_op_set_str(p->c, live->def, "pred", "lt");
+	issue(p, &bb, st, n, &map, wslot, live, ring, slot_bytes);
+	for (int a = 0; a < nc; a++)
+		if (carried[a])
+			ir_op_set_operand(y, a, mapped(&map, y->operands[a]));
+	ir_ptrmap_free(&map);
+	/* the dot reads this iteration's slot */
+	for (int q = 0; q < n; q++) {
+		ir_builder vb = {p->c, body, st[q].cvt, st[q].cvt->loc};
+		const ir_type *vt = st[q].cvt->results[0].type;
+		ir_op *view = ir_build(&vb, IR_OP_LOCAL_VIEW, 1, &rslot, 1, &vt);
+		ir_op_set_int(p->c, view, "ring", ring);
+		ir_op_set_int(p->c, view, "within", st[q].within);
+		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
+		ir_replace_uses_in(body, &st[q].cvt->results[0], &view->results[0]);
+		ir_op_remove(st[q].cvt);
+		ir_op_remove(st[q].load);
+	}
+	sweep(p, body);
+	/* after the loop: no copy left in flight */
+	ir_builder ab = {p->c, fo->parent, fo->next, fo->loc};
+	ir_op *drain = ir_build(&ab, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
+	ir_op_set_int(p->c, drain, "pending", 0);
+	ir_op_set_int(p->c, fo, "ring", ring);
+	ir_op_set_int(p->c, fo, "ring_bytes", stages * slot_bytes);
+	ir_op_set_int(p->c, fo, "pipelined_stages", stages);
+out:
+	valset_free(&ops);
+}
+
+static void walk(piper *p, ir_block *b, int stages, int cc)
+{
+	for (ir_op *op = b->first; op; op = op->next) {
+		for (int r = 0; r < op->nregions; r++)
+			walk(p, op->regions[r], stages, cc);
+		if (op->code == IR_OP_FOR && !ir_op_attr(op, "ring")) {
+			int s = (int)ir_op_int(op, "num_stages", stages);
+			if (s > 1)
+				pipeline_loop(p, op, s > 8 ? 8 : s, cc);
+		}
+	}
+}
+
+int pass_pipeline(ir_module *m, diag_engine *d)
+{
+	(void)d;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		int warp, warps;
+		const ir_attr *cc = ir_func_attr(f, "nv_cc");
+		if (!gpu_func_shape(f, &warp, &warps) || !cc || cc->kind != IR_ATTR_INT || cc->i < 80)
+			continue;
+		piper p = {.c = m->ctx, .f = f};
+		const ir_attr *ns = ir_func_attr(f, "num_stages");
+		walk(&p, f->body, ns && ns->kind == IR_ATTR_INT ? (int)ns->i : 3, (int)cc->i);
+	}
+	return 0;
+}
