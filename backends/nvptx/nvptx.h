@@ -11,4 +11,12 @@ LLVMValueRef nvptx_atomic(cg *c, const cg_atomic *a);
 void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
 void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 
+/* wgmma.c: gpu_isa's wgmma hooks, inline PTX (sm_90a). */
+void nvptx_wgmma_fence(cg *c);
+void nvptx_wgmma_commit(cg *c);
+void nvptx_fence_proxy_async(cg *c);
+void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
+		 LLVMValueRef *acc);
+void nvptx_wgmma_wait(cg *c, int pending, LLVMValueRef *acc, int n);
+
 #endif

@@ -25,13 +25,11 @@ static LLVMValueRef phase_of(cg *c, const gpu_layout *l, LLVMValueRef row)
 			     cg_i32(c, l->max_phase), "");
 }
 
-static LLVMValueRef at(cg *c, LLVMValueRef smem, int64_t off, LLVMValueRef idx)
+static LLVMValueRef at(cg *c, LLVMValueRef base, LLVMValueRef idx)
 {
-	/* 16-bit elements: byte offset off + 2 idx */
-	LLVMValueRef b = LLVMBuildAdd(c->b, cg_i64(c, off),
-				      LLVMBuildShl(c->b, LLVMBuildZExt(c->b, idx, c->t_i64, ""), cg_i64(c, 1), ""),
-				      "");
-	return LLVMBuildGEP2(c->b, c->t_i8, smem, &b, 1, "");
+	/* 16-bit elements: byte offset 2 idx from the tile's start */
+	LLVMValueRef b = LLVMBuildShl(c->b, LLVMBuildZExt(c->b, idx, c->t_i64, ""), cg_i64(c, 1), "");
+	return LLVMBuildGEP2(c->b, c->t_i8, base, &b, 1, "");
 }
 
 bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
@@ -40,15 +38,15 @@ bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs
 	 * tile adds (multiples of 8) must not change a row's phase */
 	for (int k = 0; k < 2; k++) {
 		const gpu_layout *l = k ? bs : as;
-		if (l->kind != GPU_SHARED || l->vec != 8 || 8 % (l->per_phase * l->max_phase))
+		if (l->kind != GPU_SHARED || l->vec != 8 || 8 % (l->per_phase * l->max_phase) || l->panel)
 			return false;
 	}
 	(void)p;
 	return true;
 }
 
-void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef smem, int64_t aoff, int64_t boff,
-		   const gpu_layout *as, const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b_, const gpu_layout *as,
+		   const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
 {
 	LLVMBuilderRef b = c->b;
 	LLVMValueRef lane = LLVMBuildURem(b, tid, cg_i32(c, 32), "");
@@ -76,14 +74,14 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef smem, int64_t aoff, int
 			LLVMValueRef row = LLVMBuildAdd(b, arow, cg_i32(c, (int64_t)i * 16 * p->w0), "");
 			LLVMValueRef grp = LLVMBuildAdd(b, q2, cg_i32(c, 2 * kk), "");
 			LLVMValueRef idx = swizzled(c, as, p->K, row, grp, aph);
-			c->isa->ldmatrix(c, at(c, smem, aoff, idx), 4, false, &af[4 * i]);
+			c->isa->ldmatrix(c, at(c, a, idx), 4, false, &af[4 * i]);
 		}
 		LLVMValueRef krow = LLVMBuildAdd(b, brow, cg_i32(c, (int64_t)kk * 16), "");
 		for (int j = 0; j < p->ntiles; j += 2) {
 			bool pair = j + 1 < p->ntiles;
 			LLVMValueRef g = LLVMBuildAdd(b, pair ? bgrp2 : w1, cg_i32(c, (int64_t)j * p->w1), "");
 			LLVMValueRef idx = swizzled(c, bs, p->N, krow, g, bph);
-			c->isa->ldmatrix(c, at(c, smem, boff, idx), pair ? 4 : 2, true, &bf[2 * j]);
+			c->isa->ldmatrix(c, at(c, b_, idx), pair ? 4 : 2, true, &bf[2 * j]);
 		}
 		for (int i = 0; i < p->mtiles; i++)
 			for (int j = 0; j < p->ntiles; j++) {

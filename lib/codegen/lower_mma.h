@@ -10,11 +10,11 @@
  * lower_mma_dot does (16-byte swizzle groups, phases within 8 rows). */
 bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs);
 
-/* acc (the accumulator's slots in the #mma layout, f32) += A B, with A and B staged at
- * byte offsets aoff and boff of the shared memory smem (addrspace 3) in layouts as and bs;
- * tid is the thread index. Every thread of the program calls it (ldmatrix and mma.sync are
- * warp-wide). */
-void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef smem, int64_t aoff, int64_t boff,
-		   const gpu_layout *as, const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+/* acc (the accumulator's slots in the #mma layout, f32) += A B, with A and B staged in
+ * shared memory at a and b (addrspace 3 pointers to the tiles' first bytes, values of the
+ * program: a ring slot chosen at run time will do) in layouts as and bs; tid is the thread
+ * index. Every thread of the program calls it (ldmatrix and mma.sync are warp-wide). */
+void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		   const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
 
 #endif

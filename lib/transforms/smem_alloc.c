@@ -28,7 +28,12 @@ static int64_t walk(ir_context *c, diag_engine *d, ir_block *b, int threads, int
 		}
 		int64_t bytes = gpu_smem_bytes(op, threads, warp);
 		if (op->code == IR_OP_CONVERT_LAYOUT && gpu_is_shared(op->results[0].type)) {
-			/* a tile staged for the op after it: above the others staged for it */
+			/* a tile staged for the op after it: above the others staged for it, on
+			 * its swizzle pattern's boundary (wgmma's NVMMA layouts: 1024 bytes) */
+			const ir_type *st = op->results[0].type;
+			gpu_layout sl;
+			int64_t al = gpu_layout_parse(st->layout, &sl) ? gpu_layout_shared_align(&sl, st) : 16;
+			top = (top + al - 1) / al * al;
 			ir_op_set_int(c, op, "smem_offset", top);
 			bytes += top;
 			top = gpu_align16(bytes);
