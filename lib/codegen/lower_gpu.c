@@ -47,6 +47,7 @@ typedef struct gpu {
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
+	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
 } gpu;
 
 /* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
@@ -1449,6 +1450,9 @@ static void lower_dot(cg *c, const ir_op *op)
 		const gpu_layout *as = &tile_layout(c, a->type)->l, *bs = &tile_layout(c, b->type)->l;
 		gtile *acc = tget(c, ac);
 		bool v3 = mp.version == 3;
+		if (v3 && !G->wgmma)
+			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
+				"target (--target=sm_90a)");
 		if ((v3 ? !c->isa->wgmma || !lower_wgmma_fits(&mp, as, bs) : !lower_mma_fits(&mp, as, bs)) ||
 		    tile_layout(c, ac->type)->l.mma != mp.version || acc->n != slots(c, rt))
 			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
@@ -1790,6 +1794,8 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
+	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
+	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
 	lower_block(c, f->body);
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");

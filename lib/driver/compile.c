@@ -276,8 +276,8 @@ static int compile(compilation *c, tilecc_output *out)
 			ir_func_set_int(c->ir, f, "threads_per_warp", gt->warp_size);
 			if (cc)
 				ir_func_set_int(c->ir, f, "nv_cc", cc);
-			if (arch_specific)
-				ir_func_set_int(c->ir, f, "nv_arch_specific", 1);
+			if (arch_specific || ir_func_attr(f, "nv_arch_specific"))
+				ir_func_set_int(c->ir, f, "nv_arch_specific", arch_specific); /* IR read from text */
 		}
 		if (!o->passes && run_pipeline(c, m, pass_gpu_pipeline))
 			return 1;
