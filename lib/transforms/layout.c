@@ -309,7 +309,12 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 {
 	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim) ||
-	    a->mma != b->mma || a->instr_n != b->instr_n)
+	    a->mma != b->mma)
+		return false;
+	/* the instruction's N places columns only when warpgroups sit side by side along N
+	 * (W1 > 1); with W1 = 1 every N gives the same distribution, and only the dot that
+	 * produces the tile reads it */
+	if (a->mma == 3 && a->instr_n != b->instr_n && (a->wpc[1] != 1 || b->wpc[1] != 1))
 		return false;
 	if (a->kind == GPU_SHARED)
 		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase &&
@@ -447,10 +452,13 @@ bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int wa
 		int64_t w = l->panel ? l->panel : shape[1];
 		return rank == 2 && shape[1] % w == 0 && l->vec <= w && (int64_t)l->vec * l->max_phase <= w;
 	}
-	/* the wgmma accumulator's rows and column blocks are permuted within 16 W0 rows and
-	 * N W1 columns: an extent of 1 or a multiple of those */
+	/* the wgmma accumulator's rows are permuted within 16 W0 rows, its column blocks
+	 * within N W1 columns when W1 > 1 (with W1 = 1 the columns are version 2's): an
+	 * extent of 1 or a multiple of those */
 	for (int d = 0; l->mma == 3 && d < l->rank; d++) {
 		int64_t ext = extent(l, shape, rank, d), unit = d == 0 ? 16 * l->wpc[0] : (int64_t)l->instr_n * l->wpc[1];
+		if (d == 1 && l->wpc[1] == 1)
+			continue;
 		if (ext != 1 && (ext < 0 || ext % unit))
 			return false;
 	}

@@ -21,6 +21,20 @@ e2e_kernel(bench attention bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, fp32, i32:16, i32:16, 64, 128, 64")
 e2e_kernel(bench attention_hint bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64")
+# the same kernels' cubins for sm_90a: tl.dot on wgmma (matmul on 4 and 8 warps, attention
+# at the bench's 8 warps and on 4)
+e2e_kernel(bench matmul_wgmma bench/kernels/matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8"
+           GPU_ARCH=sm_90a)
+e2e_kernel(bench matmul_wgmma_w8 bench/kernels/matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(bench attention_wgmma bench/kernels/attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(bench attention_wgmma_w4 bench/kernels/attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64"
+           GPU_ARCH=sm_90a)
 
 # ---- elementwise.c: every integer and float dtype, and promotion pairs.
 foreach(t i8 i16 i32 i64 u8 u16 u32 u64)

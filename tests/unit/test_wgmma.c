@@ -259,8 +259,16 @@ int main(void)
 	round_trip("shared<vec = 8, per_phase = 1, max_phase = 8, order = [1, 0], panel = 64>");
 	round_trip("shared<vec = 8, per_phase = 2, max_phase = 4, order = [1, 0]>");
 	gpu_layout x, y;
+	/* with one warpgroup column the instruction's N does not move elements (the columns are
+	 * version 2's): such layouts are one distribution; side by side along N they differ */
 	CHECK(gpu_layout_parse("mma<version = 3, warps [4, 1], instr [64, 128, 16]>", &x) &&
-	      gpu_layout_parse("mma<version = 3, warps [4, 1], instr [64, 64, 16]>", &y) && !gpu_layout_equal(&x, &y));
+	      gpu_layout_parse("mma<version = 3, warps [4, 1], instr [64, 64, 16]>", &y) && gpu_layout_equal(&x, &y));
+	int64_t sh[2] = {128, 128};
+	for (int t = 0; t < 128; t++)
+		for (int e = 0; e < gpu_layout_slots(&x, sh, 2); e++)
+			CHECK(gpu_layout_flat(&x, sh, 2, 32, t, e) == gpu_layout_flat(&y, sh, 2, 32, t, e));
+	CHECK(gpu_layout_parse("mma<version = 3, warps [4, 2], instr [64, 64, 16]>", &x) &&
+	      gpu_layout_parse("mma<version = 3, warps [4, 2], instr [64, 32, 16]>", &y) && !gpu_layout_equal(&x, &y));
 	CHECK(gpu_layout_parse("mma<version = 2, warps [4, 1]>", &y) && !gpu_layout_equal(&x, &y));
 	CHECK(!gpu_layout_parse("mma<version = 3, warps [2, 2], instr [64, 128, 16]>", &x)); /* no warpgroup */
 	CHECK(!gpu_layout_parse("mma<version = 3, warps [4, 1], instr [64, 12, 16]>", &x));
@@ -272,8 +280,12 @@ int main(void)
 	CHECK(!gpu_layout_parse("shared<vec = 8, per_phase = 1, max_phase = 8, order = [1, 0], panel = 32>", &x));
 	/* a v3 tile's extents: 1 or multiples of the permuted blocks */
 	CHECK(gpu_layout_parse("mma<version = 3, warps [4, 1], instr [64, 128, 16]>", &x));
-	int64_t ok1[2] = {128, 128}, ok2[2] = {1, 128}, bad[2] = {32, 128};
-	CHECK(gpu_layout_fits(&x, ok1, 2, 32, 4) && gpu_layout_fits(&x, ok2, 2, 32, 4) && !gpu_layout_fits(&x, bad, 2, 32, 4));
+	int64_t ok1[2] = {128, 128}, ok2[2] = {1, 128}, ok3[2] = {128, 64}, bad[2] = {32, 128};
+	CHECK(gpu_layout_fits(&x, ok1, 2, 32, 4) && gpu_layout_fits(&x, ok2, 2, 32, 4) && gpu_layout_fits(&x, ok3, 2, 32, 4) &&
+	      !gpu_layout_fits(&x, bad, 2, 32, 4));
+	CHECK(gpu_layout_parse("mma<version = 3, warps [4, 2], instr [64, 64, 16]>", &x));
+	int64_t ok4[2] = {64, 128}, bad2[2] = {64, 64};
+	CHECK(gpu_layout_fits(&x, ok4, 2, 32, 8) && !gpu_layout_fits(&x, bad2, 2, 32, 8));
 	printf("test_wgmma: %d plans\n", plans);
 	return test_result("test_wgmma");
 }
