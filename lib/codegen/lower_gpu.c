@@ -402,7 +402,13 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
 {
 	const gpu_layout *l = &tile_layout(c, t)->l;
-	int64_t w = l->panel ? l->panel : t->shape[1];
+	int64_t rows = t->shape[0], cols = t->shape[1];
+	if (l->order[0] == 0) { /* stored transposed (order [0, 1]): element (col, r) of that */
+		LLVMValueRef x = r;
+		r = col, col = x;
+		rows = t->shape[1], cols = t->shape[0];
+	}
+	int64_t w = l->panel ? l->panel : cols;
 	LLVMValueRef phase = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, r, cg_i32(c, l->per_phase), ""),
 					   cg_i32(c, l->max_phase), "");
 	LLVMValueRef cc = l->panel ? LLVMBuildURem(c->b, col, cg_i32(c, w), "") : col;
@@ -412,7 +418,7 @@ static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMVa
 	LLVMValueRef at = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, r, cg_i32(c, w), ""), cs, "");
 	if (l->panel)
 		at = LLVMBuildAdd(c->b, at, LLVMBuildMul(c->b, LLVMBuildUDiv(c->b, col, cg_i32(c, w), ""),
-							 cg_i32(c, t->shape[0] * w), ""), "");
+							 cg_i32(c, rows * w), ""), "");
 	return at;
 }
 

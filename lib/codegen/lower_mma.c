@@ -38,7 +38,8 @@ bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs
 	 * tile adds (multiples of 8) must not change a row's phase */
 	for (int k = 0; k < 2; k++) {
 		const gpu_layout *l = k ? bs : as;
-		if (l->kind != GPU_SHARED || l->vec != 8 || 8 % (l->per_phase * l->max_phase) || l->panel)
+		if (l->kind != GPU_SHARED || l->vec != 8 || 8 % (l->per_phase * l->max_phase) || l->panel ||
+		    l->order[0] != 1)
 			return false;
 	}
 	(void)p;

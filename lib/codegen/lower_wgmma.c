@@ -17,14 +17,18 @@
 
 #include "codegen/gpu_isa.h"
 
+/* An instruction's extent ext along a contiguous M or N lies within one panel row or
+ * covers whole ones (the descriptor's LBO steps from panel to panel). */
+static bool panel_ok(const gpu_wgmma_operand *o, int64_t ext)
+{
+	return !o->mn_major || ext % o->w == 0 || o->w % ext == 0;
+}
+
 static bool operands(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, gpu_wgmma_operand *oa,
 		     gpu_wgmma_operand *ob)
 {
-	int64_t ash[2] = {p->M, p->K}, bsh[2] = {p->K, p->N};
-	if (!gpu_wgmma_operand_of(as, ash, 2, false, oa) || !gpu_wgmma_operand_of(bs, bsh, 2, true, ob))
-		return false;
-	/* an instruction's N columns of B lie within one panel or cover whole panels */
-	return p->instr_n % ob->w == 0 || ob->w % p->instr_n == 0;
+	return gpu_wgmma_operand_for(as, p->M, p->K, 2, false, oa) && gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, ob) &&
+	       panel_ok(oa, 64) && panel_ok(ob, p->instr_n);
 }
 
 bool lower_wgmma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
@@ -53,21 +57,28 @@ void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, co
 	LLVMValueRef w1 = LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
 	LLVMValueRef abase = LLVMBuildPtrToInt(bl, a, c->t_i64, "");
 	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
-	/* A: the warpgroup's 64 rows start g * 64 rows into every panel (rows are oa.w wide) */
-	LLVMValueRef ag = LLVMBuildMul(bl, LLVMBuildZExt(bl, g, c->t_i64, ""), cg_i64(c, 64 * oa.w * oa.eb), "");
+	/* A: the warpgroup's 64 rows start g * 64 rows in (the start offsets are additive in
+	 * rows and columns: gpu_wgmma_at) */
+	LLVMValueRef ag = LLVMBuildMul(bl, LLVMBuildZExt(bl, g, c->t_i64, ""), cg_i64(c, gpu_wgmma_at(&oa, 64, 0)), "");
 	LLVMValueRef da0 = descriptor(c, LLVMBuildAdd(bl, abase, ag, ""), gpu_wgmma_desc_bits(&oa));
 	uint64_t bbits = gpu_wgmma_desc_bits(&ob);
 	int na = p->instr_n / 2;
 	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
 	c->isa->wgmma_fence(c);
 	for (int n = 0; n < p->nreps; n++) {
-		/* B: column (n W1 + w1) N: its panel and its place in the panel's rows */
+		/* B: column (n W1 + w1) N: N-major, its panel and its place in the panel's row;
+		 * K-major, its storage row */
 		LLVMValueRef col = LLVMBuildAdd(bl, LLVMBuildMul(bl, w1, cg_i32(c, p->instr_n), ""),
 						cg_i32(c, gpu_wgmma_b_col(p, n, 0)), "");
-		LLVMValueRef pan = LLVMBuildUDiv(bl, col, cg_i32(c, ob.w), "");
-		LLVMValueRef in = LLVMBuildURem(bl, col, cg_i32(c, ob.w), "");
-		LLVMValueRef boff = LLVMBuildAdd(bl, LLVMBuildMul(bl, pan, cg_i32(c, ob.rows * ob.w * ob.eb), ""),
-						 LLVMBuildMul(bl, in, cg_i32(c, ob.eb), ""), "");
+		LLVMValueRef boff;
+		if (ob.mn_major) {
+			LLVMValueRef pan = LLVMBuildUDiv(bl, col, cg_i32(c, ob.w), "");
+			LLVMValueRef in = LLVMBuildURem(bl, col, cg_i32(c, ob.w), "");
+			boff = LLVMBuildAdd(bl, LLVMBuildMul(bl, pan, cg_i32(c, ob.rows * ob.w * ob.eb), ""),
+					    LLVMBuildMul(bl, in, cg_i32(c, ob.eb), ""), "");
+		} else {
+			boff = LLVMBuildMul(bl, col, cg_i32(c, gpu_wgmma_at(&ob, 0, 1)), "");
+		}
 		LLVMValueRef db0 = descriptor(c, LLVMBuildAdd(bl, bbase, LLVMBuildZExt(bl, boff, c->t_i64, ""), ""), bbits);
 		for (int m = 0; m < p->mreps; m++) {
 			int slot0[256];
@@ -76,11 +87,12 @@ void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, co
 				frag[r] = acc[slot0[r]];
 			}
 			for (int kk = 0; kk < p->ksteps; kk++) {
-				int64_t ao = gpu_wgmma_start(&oa, gpu_wgmma_a_row(p, m, 0), 16 * (int64_t)kk);
-				int64_t bo = gpu_wgmma_start(&ob, 16 * (int64_t)kk, 0);
+				int64_t ao = gpu_wgmma_at(&oa, gpu_wgmma_a_row(p, m, 0), 16 * (int64_t)kk);
+				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
 				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
-				c->isa->wgmma(c, p->kind == GPU_MMA_BF16, p->instr_n, da, db, false, true, frag);
+				c->isa->wgmma(c, p->kind == GPU_MMA_BF16, p->instr_n, da, db, oa.mn_major, ob.mn_major,
+					      frag);
 			}
 			for (int r = 0; r < na; r++)
 				acc[slot0[r]] = frag[r];

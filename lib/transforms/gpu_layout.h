@@ -159,7 +159,8 @@ typedef enum { GPU_BLOCKED, GPU_SLICE, GPU_SHARED } gpu_layout_kind;
 /* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed, or
  * (GPU_SHARED) a 2-D tile in shared memory. Per dimension of the blocked layout:
  * elements per thread, lanes, warps; order[0] is the fastest dimension. A shared tile is
- * row-major (order [1, 0]) with its rows swizzled: in row r, the vec-element group g of
+ * row-major (order [1, 0]; column-major with order [0, 1], rows then being columns) with
+ * its rows swizzled: in row r, the vec-element group g of
  * the row is stored at group g ^ ((r / per_phase) % max_phase), so that threads reading
  * a column of groups hit different banks. */
 typedef struct gpu_layout {
@@ -200,9 +201,11 @@ gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle);
 /* The shared layout wgmma reads a 2-D operand tile of type t from (NVMMA): rows of the
  * widest swizzle mode (128, 64 or 32 bytes) that divides a row of the tile, in panels of
  * that width when the row is wider; its swizzle is the hardware's (16-byte group g of row
- * r at g ^ ((r / per_phase) % max_phase): 128B 1/8, 64B 2/4, 32B 4/2). Its kind is
- * GPU_BLOCKED (no layout) when no swizzle mode fits (a row not a multiple of 32 bytes). */
-gpu_layout gpu_layout_shared_nvmma(const ir_type *t);
+ * r at g ^ ((r / per_phase) % max_phase): 128B 1/8, 64B 2/4, 32B 4/2). Transposed: stored
+ * column-major (order [0, 1]: the tile's dim 0 contiguous; wgmma's M-major A, K-major B).
+ * Its kind is GPU_BLOCKED (no layout) when no swizzle mode fits (a row not a multiple of 32
+ * bytes). */
+gpu_layout gpu_layout_shared_nvmma(const ir_type *t, bool transposed);
 /* The same for a tile of `cols` columns of eb-byte elements. */
 gpu_layout gpu_layout_nvmma(int64_t cols, int64_t eb);
 /* The swizzle mode (bytes: 128, 64 or 32) of an NVMMA shared layout l of a tile whose
@@ -213,7 +216,7 @@ int gpu_layout_nvmma_bytes(const gpu_layout *l, int64_t eb);
 int64_t gpu_layout_shared_align(const gpu_layout *l, const ir_type *t);
 /* The element index where element (r, c) of a tile of `shape` in shared layout l is
  * stored: row-major (within its panel, panels one after another), the row's groups
- * swizzled. The one definition of a #shared tile's storage (the lowering's shared_index
+ * swizzled; with order [0, 1] the same for the transposed tile, element (c, r). The one definition of a #shared tile's storage (the lowering's shared_index
  * computes the same in LLVM IR). */
 int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c);
 /* Text form, without the leading '#': "blocked<per_thread [1, 4], lanes [1, 32], warps

@@ -108,7 +108,8 @@ typedef struct gpu_wgmma_operand {
 	int64_t w;      /* elements in a row of a panel (bytes / eb) */
 	int64_t rows;   /* the tile's rows (a panel's) */
 	int eb;         /* bytes per element */
-	bool mn_major;  /* the contiguous dim is M or N (B here), not K */
+	bool mn_major;  /* the contiguous dim is M or N, not K: the instruction's imm-trans bit */
+	bool swapped;   /* stored transposed (order [0, 1]): storage rows are the tile's columns */
 	int64_t lbo, sbo;
 } gpu_wgmma_operand;
 
@@ -117,11 +118,20 @@ typedef struct gpu_wgmma_operand {
  * NVMMA layout of that tile. */
 bool gpu_wgmma_operand_of(const gpu_layout *l, const int64_t *shape, int eb, bool mn_major,
 			  gpu_wgmma_operand *o);
+/* o for operand A (b false: rows x cols = M x K) or B (b true: K x N) in shared layout l:
+ * K-major or MN-major as l stores it (A row-major is K-major, B row-major N-major; order
+ * [0, 1] the other way); false when l is not the NVMMA layout of the tile. */
+bool gpu_wgmma_operand_for(const gpu_layout *l, int64_t rows, int64_t cols, int eb, bool b,
+			   gpu_wgmma_operand *o);
 /* The descriptor's constant fields: LBO, SBO, swizzle mode (start address 0). */
 uint64_t gpu_wgmma_desc_bits(const gpu_wgmma_operand *o);
 /* The byte offset, from the tile's start, of the descriptor start address of a slice
  * whose first element is (r, c): where that element would be unswizzled. */
 int64_t gpu_wgmma_start(const gpu_wgmma_operand *o, int64_t r, int64_t c);
+/* The same for element (r, c) of the operand tile (its storage transposed when swapped);
+ * additive: at(r, c) = at(r, 0) + at(0, c) for the slices' starts (rows and columns that
+ * are multiples of 8 and of a panel's row, or inside one panel). */
+int64_t gpu_wgmma_at(const gpu_wgmma_operand *o, int64_t r, int64_t c);
 /* The first row of A and first column of B of instruction (m, n) of warpgroup (g, w1). */
 int64_t gpu_wgmma_a_row(const gpu_mma *p, int m, int g);
 int64_t gpu_wgmma_b_col(const gpu_mma *p, int n, int w1);

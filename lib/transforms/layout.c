@@ -76,12 +76,15 @@ gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle)
 	return l;
 }
 
-gpu_layout gpu_layout_shared_nvmma(const ir_type *t)
+gpu_layout gpu_layout_shared_nvmma(const ir_type *t, bool transposed)
 {
 	gpu_layout l = {.kind = GPU_BLOCKED};
 	if (t->rank != 2)
 		return l;
-	return gpu_layout_nvmma(t->shape[1], ir_type_bits(t->elem) / 8);
+	l = gpu_layout_nvmma(t->shape[transposed ? 0 : 1], ir_type_bits(t->elem) / 8);
+	if (transposed && l.kind == GPU_SHARED)
+		l.order[0] = 0, l.order[1] = 1;
+	return l;
 }
 
 gpu_layout gpu_layout_nvmma(int64_t cols, int64_t eb)
@@ -120,12 +123,18 @@ int64_t gpu_layout_shared_align(const gpu_layout *l, const ir_type *t)
 	int bytes = gpu_layout_nvmma_bytes(l, ir_type_bits(t->elem) / 8);
 	/* a row of the panel (or of the tile) as wide as the mode: 8 rows make the pattern */
 	int64_t eb = ir_type_bits(t->elem) / 8;
-	int64_t row = (l->panel ? l->panel : t->shape[1]) * eb;
+	int64_t row = (l->panel ? l->panel : t->shape[l->order[0] == 0 ? 0 : 1]) * eb;
 	return bytes && row == bytes ? 8 * bytes : 16;
 }
 
 int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c)
 {
+	if (l->order[0] == 0) { /* stored transposed: rows of the tile's dim 0 */
+		int64_t st[2] = {shape[1], shape[0]};
+		gpu_layout t = *l;
+		t.order[0] = 1, t.order[1] = 0;
+		return gpu_layout_swizzle(&t, st, c, r);
+	}
 	int64_t w = l->panel ? l->panel : shape[1]; /* the row of one panel */
 	int64_t phase = (r / l->per_phase) % l->max_phase, cc = c % w;
 	return (c / w) * shape[0] * w + r * w + (((cc / l->vec) ^ phase) * l->vec) + cc % l->vec;
@@ -283,8 +292,8 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 		if (!lit(&p, "vec") || !lit(&p, "=") || !num(&p, &l->vec) || !lit(&p, ",") ||
 		    !lit(&p, "per_phase") || !lit(&p, "=") || !num(&p, &l->per_phase) || !lit(&p, ",") ||
 		    !lit(&p, "max_phase") || !lit(&p, "=") || !num(&p, &l->max_phase) || !lit(&p, ",") ||
-		    !list(&p, "order =", l->order, &n) || n != 2 || l->order[0] != 1 || l->order[1] != 0 ||
-		    !pow2(l->vec) || !pow2(l->per_phase) || !pow2(l->max_phase))
+		    !list(&p, "order =", l->order, &n) || n != 2 || l->order[0] == l->order[1] || l->order[0] > 1 ||
+		    l->order[1] > 1 || !pow2(l->vec) || !pow2(l->per_phase) || !pow2(l->max_phase))
 			return false;
 		if (lit(&p, ",") && (!lit(&p, "panel") || !lit(&p, "=") || !num(&p, &l->panel) || !pow2(l->panel) ||
 				     l->panel < l->vec * l->max_phase))
@@ -318,7 +327,7 @@ bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 		return false;
 	if (a->kind == GPU_SHARED)
 		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase &&
-		       a->panel == b->panel;
+		       a->panel == b->panel && a->order[0] == b->order[0];
 	for (int d = 0; d < a->rank; d++)
 		if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] || a->wpc[d] != b->wpc[d] ||
 		    a->order[d] != b->order[d])
@@ -449,8 +458,10 @@ int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int
 bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps)
 {
 	if (l->kind == GPU_SHARED) { /* its groups and phases must stay within a row (of a panel) */
-		int64_t w = l->panel ? l->panel : shape[1];
-		return rank == 2 && shape[1] % w == 0 && l->vec <= w && (int64_t)l->vec * l->max_phase <= w;
+		if (rank != 2)
+			return false;
+		int64_t cols = shape[l->order[0] == 0 ? 0 : 1], w = l->panel ? l->panel : cols;
+		return cols % w == 0 && l->vec <= w && (int64_t)l->vec * l->max_phase <= w;
 	}
 	/* the wgmma accumulator's rows are permuted within 16 W0 rows, its column blocks
 	 * within N W1 columns when W1 > 1 (with W1 = 1 the columns are version 2's): an

@@ -143,8 +143,19 @@ static void need_shared(assigner *s, ir_op *op, int i, int mma)
 		return;
 	}
 	/* the NVMMA layout for wgmma (mma 3), swizzled for ldmatrix (mma 2), plain for the
-	 * FMA dot (0): see gpu_layout.h */
-	gpu_layout l = mma == 3 ? gpu_layout_shared_nvmma(x->type) : gpu_layout_shared_for(x->type, mma != 0);
+	 * FMA dot (0): see gpu_layout.h. wgmma reads either major-ness: a tile whose threads
+	 * hold runs along dim 0 (loaded from memory contiguous that way: attention's K^T) is
+	 * stored transposed, so that those runs stay contiguous in shared memory too. */
+	gpu_layout l, cur;
+	if (mma == 3) {
+		bool dim0 = layout(x->type, &cur) && cur.kind == GPU_BLOCKED && !cur.mma && cur.rank == 2 &&
+			    cur.order[0] == 0 && cur.spt[0] > 1;
+		l = gpu_layout_shared_nvmma(x->type, dim0);
+		if (l.kind != GPU_SHARED)
+			l = gpu_layout_shared_nvmma(x->type, false);
+	} else {
+		l = gpu_layout_shared_for(x->type, mma != 0);
+	}
 	const ir_type *t = typed(s, x->type, &l);
 	if (x->type != t)
 		insert_convert(s, op, i, t);

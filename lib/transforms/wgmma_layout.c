@@ -80,6 +80,23 @@ bool gpu_wgmma_operand_of(const gpu_layout *l, const int64_t *shape, int eb, boo
 	return o->lbo >> 4 < 1 << 14;
 }
 
+bool gpu_wgmma_operand_for(const gpu_layout *l, int64_t rows, int64_t cols, int eb, bool b,
+			   gpu_wgmma_operand *o)
+{
+	bool swapped = l->order[0] == 0;
+	int64_t st[2] = {swapped ? cols : rows, swapped ? rows : cols};
+	/* A's columns are K, B's are N: row-major A is K-major, row-major B MN-major */
+	if (!gpu_wgmma_operand_of(l, st, eb, b != swapped, o))
+		return false;
+	o->swapped = swapped;
+	return true;
+}
+
+int64_t gpu_wgmma_at(const gpu_wgmma_operand *o, int64_t r, int64_t c)
+{
+	return o->swapped ? gpu_wgmma_start(o, c, r) : gpu_wgmma_start(o, r, c);
+}
+
 uint64_t gpu_wgmma_desc_bits(const gpu_wgmma_operand *o)
 {
 	uint64_t mode = o->bytes == 128 ? 1 : o->bytes == 64 ? 2 : 3;

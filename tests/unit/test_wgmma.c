@@ -15,7 +15,8 @@
  *   warpgroup the registers of the ISA's accumulator table (warp q = T / 32, lane l: d_r
  *   at row 16 q + l / 4 + 8 ((r / 2) % 2), column 8 (r / 4) + 2 (l % 4) + r % 2), added
  *   into the slots gpu_wgmma_c_slot names. The slots, mapped to elements by the #mma v3
- *   layout (gpu_layout_flat), must hold exactly A @ B, every element once. */
+ *   layout (gpu_layout_flat), must hold exactly A @ B, every element once; for each
+ *   major-ness of A and B (stored row-major, or transposed: order [0, 1]). */
 #include "test.h"
 
 #include <stdint.h>
@@ -86,14 +87,25 @@ static double small(void)
 	return (double)(rng >> 60) - 7;
 }
 
-static int simulate(const gpu_mma *p)
+/* The NVMMA layout of a rows x cols tile of fp16, stored transposed (order [0, 1]) when t. */
+static gpu_layout nvmma(int64_t rows, int64_t cols, bool t)
+{
+	gpu_layout l = gpu_layout_nvmma(t ? rows : cols, 2);
+	if (t)
+		l.order[0] = 0, l.order[1] = 1;
+	return l;
+}
+
+/* ta: A stored M-major (transposed), tb: B stored K-major (transposed). */
+static int simulate(const gpu_mma *p, bool ta, bool tb)
 {
 	int64_t M = p->M, N = p->N, K = p->K, N1 = p->instr_n;
 	int warps = p->w0 * p->w1, threads = 32 * warps;
 	int64_t shape[2] = {M, N}, ash[2] = {M, K}, bsh[2] = {K, N};
-	gpu_layout la = gpu_layout_nvmma(K, 2), lb = gpu_layout_nvmma(N, 2);
+	gpu_layout la = nvmma(M, K, ta), lb = nvmma(K, N, tb);
 	gpu_wgmma_operand oa, ob;
-	if (!gpu_wgmma_operand_of(&la, ash, 2, false, &oa) || !gpu_wgmma_operand_of(&lb, bsh, 2, true, &ob))
+	if (!gpu_wgmma_operand_for(&la, M, K, 2, false, &oa) || !gpu_wgmma_operand_for(&lb, K, N, 2, true, &ob) ||
+	    oa.mn_major != ta || ob.mn_major == tb)
 		return 0;
 	int slots = gpu_layout_slots(&p->acc, shape, 2);
 	if (slots != p->mreps * p->nreps * (int)N1 / 2)
@@ -128,12 +140,12 @@ static int simulate(const gpu_mma *p)
 				for (int kk = 0; kk < p->ksteps && ok; kk++) {
 					int64_t r0 = gpu_wgmma_a_row(p, m, g), c0 = gpu_wgmma_b_col(p, n, w1);
 					uint64_t da = gpu_wgmma_desc_bits(&oa) |
-						      (uint64_t)((abase + gpu_wgmma_start(&oa, r0, 16 * kk)) >> 4);
+						      (uint64_t)((abase + gpu_wgmma_at(&oa, r0, 16 * kk)) >> 4);
 					uint64_t db = gpu_wgmma_desc_bits(&ob) |
-						      (uint64_t)((bbase + gpu_wgmma_start(&ob, 16 * kk, c0)) >> 4);
+						      (uint64_t)((bbase + gpu_wgmma_at(&ob, 16 * kk, c0)) >> 4);
 					for (int i = 0; i < 64 && ok; i++)
 						for (int k = 0; k < 16; k++) {
-							int64_t x = hw_addr(da, false, i, k, 2);
+							int64_t x = hw_addr(da, oa.mn_major, i, k, 2);
 							int32_t id = x >= 0 && x < size ? sm[x / 2] : 0;
 							if (id <= 0 || id - 1 != (r0 + i) * K + 16 * kk + k) {
 								fprintf(stderr, "A (%d, %d) of instruction (%d, %d, %d): id %d\n",
@@ -145,7 +157,7 @@ static int simulate(const gpu_mma *p)
 						}
 					for (int k = 0; k < 16 && ok; k++)
 						for (int j = 0; j < N1; j++) {
-							int64_t x = hw_addr(db, true, j, k, 2);
+							int64_t x = hw_addr(db, ob.mn_major, j, k, 2);
 							int32_t id = x >= 0 && x < size ? -sm[x / 2] : 0;
 							if (id <= 0 || id - 1 != (16 * kk + k) * N + c0 + j) {
 								fprintf(stderr, "B (%d, %d) of instruction (%d, %d, %d): id %d\n",
@@ -173,9 +185,9 @@ static int simulate(const gpu_mma *p)
 		for (int e = 0; e < slots && ok; e++) {
 			int64_t f = gpu_layout_flat(&p->acc, shape, 2, 32, t, e);
 			if (f < 0 || f >= M * N || seen[f] || acc[(size_t)t * slots + e] != C[f]) {
-				fprintf(stderr, "M=%lld N=%lld K=%lld warps %dx%d n%lld: thread %d slot %d (element %lld)\n",
-					(long long)M, (long long)N, (long long)K, p->w0, p->w1, (long long)N1, t, e,
-					(long long)f);
+				fprintf(stderr, "M=%lld N=%lld K=%lld warps %dx%d n%lld%s%s: thread %d slot %d (element %lld)\n",
+					(long long)M, (long long)N, (long long)K, p->w0, p->w1, (long long)N1,
+					ta ? " A M-major" : "", tb ? " B K-major" : "", t, e, (long long)f);
 				ok = 0;
 			} else {
 				seen[f] = 1;
@@ -223,7 +235,8 @@ int main(void)
 						continue;
 					CHECK(p.version == 3 && p.w0 * p.w1 == warps && p.w0 % 4 == 0);
 					CHECK(p.mreps * 16 * p.w0 == M && p.nreps * p.instr_n * p.w1 == N);
-					CHECK(simulate(&p));
+					for (int t = 0; t < 4; t++)
+						CHECK(simulate(&p, t & 1, t >> 1));
 					plans++;
 				}
 	CHECK(plans > 100);
