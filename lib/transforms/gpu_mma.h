@@ -80,7 +80,8 @@ int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
  *
  * The operands are staged in the NVMMA shared layouts (gpu_layout_shared_nvmma): A (M x K,
  * K contiguous) is K-major, B (K x N, N contiguous) is N-major ("transposed" for wgmma:
- * imm-trans-b = 1). A descriptor holds the start address of the instruction's slice >> 4,
+ * imm-trans-b = 1); stored column-major (order [0, 1]) A is M-major (imm-trans-a = 1) and
+ * B K-major (imm-trans-b = 0). A descriptor holds the start address of the instruction's slice >> 4,
  * the leading dimension byte offset (LBO, bits 16-29: the distance between panels, for the
  * N-major B the next 64 columns of the 128B mode) >> 4, the stride dimension byte offset
  * (SBO, bits 32-45: between 8-row groups, 8 rows of the swizzle width) >> 4 and the swizzle
