@@ -44,8 +44,8 @@ static LLVMValueRef descriptor(cg *c, LLVMValueRef addr, uint64_t bits)
 	return LLVMBuildOr(c->b, a, LLVMConstInt(c->t_i64, bits, 0), "");
 }
 
-void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
-		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
 {
 	LLVMBuilderRef bl = c->b;
 	gpu_wgmma_operand oa, ob;
@@ -99,7 +99,17 @@ void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, co
 		}
 	}
 	c->isa->wgmma_commit(c);
+}
+
+void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc)
+{
 	/* every accumulator slot, tied through the wait (the C7515 note at backends/nvptx/wgmma.c) */
-	int total = p->mreps * p->nreps * na;
-	c->isa->wgmma_wait(c, 0, acc, total);
+	c->isa->wgmma_wait(c, pending, acc, p->mreps * p->nreps * p->instr_n / 2);
+}
+
+void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+{
+	lower_wgmma_issue(c, p, a, b, as, bs, tid, acc);
+	lower_wgmma_wait(c, p, 0, acc);
 }

@@ -23,4 +23,15 @@ bool lower_wgmma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *
 void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
 		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
 
+/* lower_wgmma_dot in two halves, for a pipelined loop (async wgmma): issue runs
+ * wgmma.fence, every instruction and commit_group, and leaves in acc the values the
+ * instructions will write, not readable yet; wait(pending) runs wait_group `pending`
+ * with every accumulator slot tied through it (acc in place): with pending 0 they are
+ * readable afterwards; with 1 the previous group's reads of shared memory are done (its
+ * ring slot may be written again) while this one is in flight. Nothing but wgmma may
+ * touch acc between issue and a wait(0). */
+void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc);
+
 #endif
