@@ -214,7 +214,7 @@ static LLVMValueRef smem_begin(cg *c, LLVMValueRef fn)
 	if (!sm) {
 		sm = LLVMAddGlobalInAddressSpace(c->mod, LLVMArrayType2(c->t_i8, 0), "tilecc_smem", 3);
 		LLVMSetLinkage(sm, LLVMExternalLinkage);
-		LLVMSetAlignment(sm, 16);
+		LLVMSetAlignment(sm, 1024); /* the 128B swizzle pattern of wgmma's operands */
 	}
 	return sm;
 }
@@ -252,6 +252,11 @@ const gpu_isa nvptx_isa = {
     .cp_async = nvptx_cp_async,
     .cp_async_commit = nvptx_cp_async_commit,
     .cp_async_wait = nvptx_cp_async_wait,
+    .wgmma_fence = nvptx_wgmma_fence,
+    .wgmma = nvptx_wgmma,
+    .wgmma_commit = nvptx_wgmma_commit,
+    .wgmma_wait = nvptx_wgmma_wait,
+    .fence_proxy_async = nvptx_fence_proxy_async,
     .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,

@@ -15,5 +15,12 @@ void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *
 void nvptx_cp_async(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
 void nvptx_cp_async_commit(cg *c);
 void nvptx_cp_async_wait(cg *c, int pending);
+/* wgmma.c: gpu_isa's wgmma hooks, inline PTX (sm_90a). */
+void nvptx_wgmma_fence(cg *c);
+void nvptx_wgmma_commit(cg *c);
+void nvptx_fence_proxy_async(cg *c);
+void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
+		 LLVMValueRef *acc);
+void nvptx_wgmma_wait(cg *c, int pending, LLVMValueRef *acc, int n);
 
 #endif

@@ -49,6 +49,21 @@ typedef struct gpu_isa {
 	void (*cp_async)(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
 	void (*cp_async_commit)(cg *c);
 	void (*cp_async_wait)(cg *c, int pending);
+	/* Warpgroup tensor cores (wgmma, sm_90a; NULL elsewhere; lower_wgmma.c). wgmma:
+	 * acc (n / 2 f32, in place) += the m64nNk16 (N = n) product of the shared-memory
+	 * operands whose 64-bit matrix descriptors are da and db (i64), kind 0 fp16, 1 bf16,
+	 * A M-major when trans_a, B N-major when trans_b; asynchronous: it belongs to the
+	 * open group. fence before the first wgmma (and after other writes of its
+	 * accumulators), commit closes the group, wait(pending) waits until at most `pending`
+	 * groups are in flight and hands back the n accumulators it covers (tied, in place).
+	 * fence_proxy_async: this thread's shared-memory stores become visible to the async
+	 * proxy that wgmma reads through (before the barrier that precedes the wgmma). */
+	void (*wgmma_fence)(cg *c);
+	void (*wgmma)(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
+		      LLVMValueRef *acc);
+	void (*wgmma_commit)(cg *c);
+	void (*wgmma_wait)(cg *c, int pending, LLVMValueRef *acc, int n);
+	void (*fence_proxy_async)(cg *c);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

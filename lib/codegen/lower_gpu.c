@@ -28,6 +28,7 @@
 #include "codegen/gpu_isa.h"
 #include "codegen/lower.h"
 #include "codegen/lower_mma.h"
+#include "codegen/lower_wgmma.h"
 #include "transforms/axis_info.h"
 #include "transforms/gpu_layout.h"
 
@@ -48,6 +49,7 @@ typedef struct gpu {
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
+	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
 } gpu;
 
 /* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
@@ -165,13 +167,25 @@ static LLVMValueRef owned(cg *c, const ir_type *t, int e)
 	LLVMValueRef wid = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
 	LLVMValueRef flat = cg_i32(c, 0);
 	int ls = 1, ws = 1;
-	LLVMValueRef coord[GPU_MAX_RANK];
+	LLVMValueRef coord[GPU_MAX_RANK], lds[GPU_MAX_RANK], wds[GPU_MAX_RANK];
 	for (int i = 0; i < l->rank; i++) {
-		int d = l->order[i];
-		LLVMValueRef ld = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, lane, cg_i32(c, ls), ""), cg_i32(c, l->tpw[d]), "");
-		LLVMValueRef wd = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, ws), ""), cg_i32(c, l->wpc[d]), "");
+		int d = l->order[i], dw = gpu_layout_warp_dim(l, i);
+		lds[d] = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, lane, cg_i32(c, ls), ""), cg_i32(c, l->tpw[d]), "");
+		wds[dw] = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, ws), ""), cg_i32(c, l->wpc[dw]), "");
 		ls *= l->tpw[d];
-		ws *= l->wpc[d];
+		ws *= l->wpc[dw];
+	}
+	for (int d = 0; d < l->rank; d++) {
+		LLVMValueRef ld = lds[d], wd = wds[d];
+		if (l->mma == 3) {
+			/* the wgmma accumulator: gpu_layout_wgmma_coord, with the lane and warp
+			 * parts at run time (its constant part is the coordinate of lane 0, warp 0) */
+			int64_t k0 = gpu_layout_wgmma_coord(l, d, rep[d], in[d], 0, 0);
+			LLVMValueRef lw = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, d == 0 ? 16 : l->instr_n), ""),
+						       LLVMBuildMul(c->b, ld, cg_i32(c, d == 0 ? 1 : 2), ""), "");
+			coord[d] = LLVMBuildAdd(c->b, lw, cg_i32(c, k0), "");
+			continue;
+		}
 		int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
 		LLVMValueRef x = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, l->tpw[d]), ""), ld, ""),
 					      cg_i32(c, l->spt[d]), "");
@@ -399,16 +413,30 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 	return cg_flatten(c, sst, sidx, rt->rank);
 }
 
-/* Element index of element (r, c) of a #shared tile (swizzled; gpu_layout_swizzle). */
+/* Element index of element (r, c) of a #shared tile t (i32 row and column): row-major
+ * within its panel, panels one after another, the row's groups swizzled; the same map as
+ * gpu_layout_swizzle, the one definition every writer and reader of #shared tiles uses. */
 static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
 {
 	const gpu_layout *l = &tile_layout(c, t)->l;
+	int64_t rows = t->shape[0], cols = t->shape[1];
+	if (l->order[0] == 0) { /* stored transposed (order [0, 1]): element (col, r) of that */
+		LLVMValueRef x = r;
+		r = col, col = x;
+		rows = t->shape[1], cols = t->shape[0];
+	}
+	int64_t w = l->panel ? l->panel : cols;
 	LLVMValueRef phase = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, r, cg_i32(c, l->per_phase), ""),
 					   cg_i32(c, l->max_phase), "");
-	LLVMValueRef g = LLVMBuildXor(c->b, LLVMBuildUDiv(c->b, col, cg_i32(c, l->vec), ""), phase, "");
+	LLVMValueRef cc = l->panel ? LLVMBuildURem(c->b, col, cg_i32(c, w), "") : col;
+	LLVMValueRef g = LLVMBuildXor(c->b, LLVMBuildUDiv(c->b, cc, cg_i32(c, l->vec), ""), phase, "");
 	LLVMValueRef cs = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, g, cg_i32(c, l->vec), ""),
-				       LLVMBuildURem(c->b, col, cg_i32(c, l->vec), ""), "");
-	return LLVMBuildAdd(c->b, LLVMBuildMul(c->b, r, cg_i32(c, t->shape[1]), ""), cs, "");
+				       LLVMBuildURem(c->b, cc, cg_i32(c, l->vec), ""), "");
+	LLVMValueRef at = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, r, cg_i32(c, w), ""), cs, "");
+	if (l->panel)
+		at = LLVMBuildAdd(c->b, at, LLVMBuildMul(c->b, LLVMBuildUDiv(c->b, col, cg_i32(c, w), ""),
+							 cg_i32(c, rows * w), ""), "");
+	return at;
 }
 
 /* convert_layout to #shared: the tile's elements written to shared memory at the offset
@@ -1169,10 +1197,10 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 	int lanes, warps;
 	gpu_reduce_spread(pl, t->shape, axis, &lanes, &warps);
 	int lstride = 1, wstride = 1;
-	for (int i = 0; pl->order[i] != axis; i++) {
+	for (int i = 0; pl->order[i] != axis; i++)
 		lstride *= pl->tpw[pl->order[i]];
-		wstride *= pl->wpc[pl->order[i]];
-	}
+	for (int i = 0; gpu_layout_warp_dim(pl, i) != axis; i++) /* the wgmma layout's warps: dim 0 first */
+		wstride *= pl->wpc[gpu_layout_warp_dim(pl, i)];
 	for (int m = 1; m < lanes; m *= 2)
 		for (int g = 0; g < R; g++) {
 			LLVMValueRef x[16], out[8];
@@ -1497,28 +1525,40 @@ static void lower_dot(cg *c, const ir_op *op)
 	/* an operand in a ring slot (local_view) was waited for by the pipeline, behind its
 	 * own barrier; its address depends on the slot */
 	LLVMValueRef adyn = staged ? tget(c, a)->dyn : NULL, bdyn = staged ? tget(c, b)->dyn : NULL;
-	if (!adyn && !bdyn)
-		barrier(c);
-	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h) */
+	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
+	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
+	 * copies that staged its operands are fenced for it before a barrier) */
 	gpu_mma mp;
 	const gpu_layout *rl = &tile_layout(c, rt)->l;
-	if (staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp)) {
+	bool tc = staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
+	if (tc && mp.version == 3 && c->isa->fence_proxy_async)
+		c->isa->fence_proxy_async(c);
+	if ((!adyn && !bdyn) || (tc && mp.version == 3))
+		barrier(c);
+	if (tc) {
 		const gpu_layout *as = &tile_layout(c, a->type)->l, *bs = &tile_layout(c, b->type)->l;
 		gtile *acc = tget(c, ac);
-		if (!lower_mma_fits(&mp, as, bs) || tile_layout(c, ac->type)->l.mma != 2 ||
-		    acc->n != slots(c, rt))
+		bool v3 = mp.version == 3;
+		if (v3 && !G->wgmma)
+			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
+				"target (--target=sm_90a)");
+		if ((v3 ? !c->isa->wgmma || !lower_wgmma_fits(&mp, as, bs) : !lower_mma_fits(&mp, as, bs)) ||
+		    tile_layout(c, ac->type)->l.mma != mp.version || acc->n != slots(c, rt))
 			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
-				"for ldmatrix");
+				"for %s", v3 ? "wgmma" : "ldmatrix");
 		gtile *r = new_tile(c, acc->n);
 		for (int e = 0; e < acc->n; e++)
 			r->v[e] = acc->v[e];
-		LLVMValueRef ab = smem_at(c, a->type->elem, aoff, cg_i64(c, 0));
-		LLVMValueRef bb = smem_at(c, b->type->elem, boff, cg_i64(c, 0));
+		LLVMValueRef ap = smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
+		LLVMValueRef bp = smem_at(c, b->type->elem, boff, cg_i32(c, 0));
 		if (adyn)
-			ab = LLVMBuildGEP2(c->b, c->t_i8, ab, &adyn, 1, "");
+			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
 		if (bdyn)
-			bb = LLVMBuildGEP2(c->b, c->t_i8, bb, &bdyn, 1, "");
-		lower_mma_dot(c, &mp, ab, bb, as, bs, G->tid, r->v);
+			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
+		if (v3)
+			lower_wgmma_dot(c, &mp, ap, bp, as, bs, G->tid, r->v);
+		else
+			lower_mma_dot(c, &mp, ap, bp, as, bs, G->tid, r->v);
 		put(c, &op->results[0], r);
 		return;
 	}
@@ -1852,6 +1892,8 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
+	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
+	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
 	lower_block(c, f->body);
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");

@@ -261,16 +261,23 @@ static int compile(compilation *c, tilecc_output *out)
 	if (emit == TILECC_EMIT_HSACO && !gt)
 		gt = &amdgpu_target;
 	if (gt && gt->is_gpu && emit != TILECC_EMIT_AST && emit != TILECC_EMIT_TIR) {
-		/* NVIDIA: the compute capability (sm_90a: 90), which decides the dot instructions */
+		/* NVIDIA: the compute capability (sm_90a: 90), which decides the dot instructions,
+		 * and whether the arch-specific features of that capability are there (the 'a'
+		 * of sm_90a: wgmma, setmaxnreg): {nv_arch_specific = 1} */
 		int cc = 0;
+		bool arch_specific = false;
 		if (gt == &nvptx_target) {
 			const char *arch = o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90";
-			cc = atoi(arch + 3);
+			char *end;
+			cc = (int)strtol(arch + 3, &end, 10);
+			arch_specific = *end == 'a';
 		}
 		for (ir_func *f = m->funcs; f; f = f->next) {
 			ir_func_set_int(c->ir, f, "threads_per_warp", gt->warp_size);
 			if (cc)
 				ir_func_set_int(c->ir, f, "nv_cc", cc);
+			if (arch_specific || ir_func_attr(f, "nv_arch_specific"))
+				ir_func_set_int(c->ir, f, "nv_arch_specific", arch_specific); /* IR read from text */
 		}
 		if (!o->passes && run_pipeline(c, m, pass_gpu_pipeline))
 			return 1;

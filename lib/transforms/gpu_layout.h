@@ -159,7 +159,8 @@ typedef enum { GPU_BLOCKED, GPU_SLICE, GPU_SHARED } gpu_layout_kind;
 /* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed, or
  * (GPU_SHARED) a 2-D tile in shared memory. Per dimension of the blocked layout:
  * elements per thread, lanes, warps; order[0] is the fastest dimension. A shared tile is
- * row-major (order [1, 0]) with its rows swizzled: in row r, the vec-element group g of
+ * row-major (order [1, 0]; column-major with order [0, 1], rows then being columns) with
+ * its rows swizzled: in row r, the vec-element group g of
  * the row is stored at group g ^ ((r / per_phase) % max_phase), so that threads reading
  * a column of groups hit different banks. */
 typedef struct gpu_layout {
@@ -172,8 +173,19 @@ typedef struct gpu_layout {
 	 * mma.sync (#mma<version = 2, warps [W0, W1]>, mma_layout.c): as a distribution it is
 	 * blocked<per_thread [1, 2], lanes [8, 4], warps [W0, W1], order [1, 0]>, and every
 	 * pass and lowering treats it as that; the dot lowering pairs its row repetitions into
-	 * the 16 rows of one instruction. 0 for every other layout. */
+	 * the 16 rows of one instruction. 3 for the accumulator of wgmma
+	 * (#mma<version = 3, warps [W0, W1], instr [64, N, 16]>): the same fields (the
+	 * blocked layout above: as many slots, the same columns pairs, the same lanes), but
+	 * rows and column blocks land elsewhere (gpu_layout_coord) and the warps split dim 0
+	 * first, so that the four warps of a warpgroup take the four 16-row quarters of one
+	 * 64-row instruction (gpu_layout_warp_dim). 0 for every other layout. */
 	int mma;
+	int instr_n; /* mma 3: the N of the wgmma instruction (8..256, a multiple of 8) */
+	/* GPU_SHARED: 0, or the columns of one panel: the tile is stored as shape[1] / panel
+	 * panels one after another, each shape[0] rows of `panel` elements, swizzled within
+	 * (the NVMMA layouts wgmma reads: a panel's rows are the 128, 64 or 32 bytes of the
+	 * swizzle mode; gpu_layout_shared_nvmma) */
+	int panel;
 } gpu_layout;
 
 /* The layout every tile of type t gets unless an op says otherwise: a thread's group of
@@ -186,15 +198,38 @@ gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps);
  * read rows and columns in ways swizzling does not help and whose index arithmetic it
  * would only lengthen. */
 gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle);
-/* The element index (row-major, in elements) where element (r, c) of a tile of `shape`
- * in shared layout l is stored. */
+/* The shared layout wgmma reads a 2-D operand tile of type t from (NVMMA): rows of the
+ * widest swizzle mode (128, 64 or 32 bytes) that divides a row of the tile, in panels of
+ * that width when the row is wider; its swizzle is the hardware's (16-byte group g of row
+ * r at g ^ ((r / per_phase) % max_phase): 128B 1/8, 64B 2/4, 32B 4/2). Transposed: stored
+ * column-major (order [0, 1]: the tile's dim 0 contiguous; wgmma's M-major A, K-major B).
+ * Its kind is GPU_BLOCKED (no layout) when no swizzle mode fits (a row not a multiple of 32
+ * bytes). */
+gpu_layout gpu_layout_shared_nvmma(const ir_type *t, bool transposed);
+/* The same for a tile of `cols` columns of eb-byte elements. */
+gpu_layout gpu_layout_nvmma(int64_t cols, int64_t eb);
+/* The swizzle mode (bytes: 128, 64 or 32) of an NVMMA shared layout l of a tile whose
+ * elements have eb bytes, or 0 when l is not one. */
+int gpu_layout_nvmma_bytes(const gpu_layout *l, int64_t eb);
+/* The byte alignment a tile of type t in shared layout l needs: the size of its swizzle
+ * pattern for an NVMMA layout (the hardware swizzles address bits: 1024 for 128B), else 16. */
+int64_t gpu_layout_shared_align(const gpu_layout *l, const ir_type *t);
+/* The element index where element (r, c) of a tile of `shape` in shared layout l is
+ * stored: row-major (within its panel, panels one after another), the row's groups
+ * swizzled; with order [0, 1] the same for the transposed tile, element (c, r). The one definition of a #shared tile's storage (the lowering's shared_index
+ * computes the same in LLVM IR). */
 int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c);
 /* Text form, without the leading '#': "blocked<per_thread [1, 4], lanes [1, 32], warps
  * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>", "shared<vec = 8,
- * per_phase = 1, max_phase = 8, order = [1, 0]>", "mma<version = 2, warps [2, 2]>". */
+ * per_phase = 1, max_phase = 8, order = [1, 0]>" (", panel = 64" before the '>' when
+ * paneled), "mma<version = 2, warps [2, 2]>", "mma<version = 3, warps [4, 1], instr [64,
+ * 128, 16]>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
 /* Makes l the mma.sync accumulator layout with w0 x w1 warps (its blocked fields too). */
 void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1);
+/* Makes l the wgmma accumulator layout with w0 x w1 warps (w0 a multiple of 4) and
+ * instructions m64nNk16 with N = instr_n. */
+void gpu_layout_wgmma_fill(gpu_layout *l, int w0, int w1, int instr_n);
 /* Parses the text form; false when it is not a layout tilecc implements. */
 bool gpu_layout_parse(const char *text, gpu_layout *l);
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b);
@@ -208,6 +243,25 @@ void gpu_layout_slot(const gpu_layout *l, const int64_t *shape, int rank, int e,
 /* The slot of those parts (repetitions taken modulo their count along each dimension). */
 int gpu_layout_slot_index(const gpu_layout *l, const int64_t *shape, int rank, const int *rep,
 			  const int *in);
+/* The dimension that the i-th fastest part of the warp index goes to: order[i], except
+ * for the wgmma accumulator (dim 0 first: a warpgroup's warps along M). */
+static inline int gpu_layout_warp_dim(const gpu_layout *l, int i)
+{
+	return l->mma == 3 ? i : l->order[i];
+}
+/* The coordinate along d (before wrapping) of the wgmma accumulator's element at (rep,
+ * in) of the thread at (lane, wid) along d (gpu_layout_thread): the PTX ISA's fragment of
+ * wgmma.m64nNk16 (warp q of a warpgroup: rows 16 q + lane / 4 + {0, 8}; columns
+ * 8 j + 2 (lane % 4) + {0, 1}) with rep along M = 2 m + h (m the instruction's 64 W0 / 4
+ * row block, h the +8 half) and along N = J n + j (J = N / 8 column blocks per
+ * instruction, n the instruction of warpgroup column wid). */
+static inline int64_t gpu_layout_wgmma_coord(const gpu_layout *l, int d, int rep, int in, int lane, int wid)
+{
+	if (d == 0)
+		return 16 * (int64_t)l->wpc[0] * (rep / 2) + 16 * (int64_t)wid + 8 * (rep % 2) + lane;
+	int J = l->instr_n / 8;
+	return ((int64_t)(rep / J) * l->wpc[1] + wid) * l->instr_n + (rep % J) * 8 + 2 * lane + in;
+}
 /* Thread t's lane and warp index along each dimension. */
 void gpu_layout_thread(const gpu_layout *l, int warp, int t, int *lane, int *wid);
 /* The coordinate along dimension d of the element at (rep, in) of the thread at (lane,

@@ -31,9 +31,12 @@ typedef enum { GPU_MMA_F16, GPU_MMA_BF16 } gpu_mma_kind;
 
 typedef struct gpu_mma {
 	gpu_mma_kind kind;
+	int version;                /* 2: mma.sync m16n8k16; 3: wgmma m64nNk16 (below) */
 	int64_t M, N, K;
 	int w0, w1;                 /* warps along M and along N */
-	int mtiles, ntiles, ksteps; /* per warp: 16-row tiles, 8-column tiles; 16-deep steps */
+	int mtiles, ntiles, ksteps; /* 2, per warp: 16-row tiles, 8-column tiles; both: 16-deep steps */
+	int instr_n;                /* 3: the N of one instruction */
+	int mreps, nreps;           /* 3, per warpgroup: 64-row instructions, N-column ones */
 	gpu_layout acc;             /* the accumulator's (and the result's) layout */
 } gpu_mma;
 
@@ -62,5 +65,76 @@ void gpu_mma_b_source(const gpu_mma *p, int j, int kk, int w1, int lane, bool pa
 /* The accumulator slot (gpu_layout_slot_index) of fragment register r (0..3: c0..c3) of
  * tile (i, j). */
 int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
+
+/* ---- wgmma (wgmma_layout.c) ---------------------------------------------------------------
+ *
+ * On sm_90a a dot runs as wgmma.mma_async.m64nNk16 (fp16 or bf16 into f32), both operands
+ * read by the tensor cores from shared memory through 64-bit matrix descriptors (the "SS"
+ * form). A warpgroup is 4 consecutive warps; the warps split W0 along M (whole warpgroups:
+ * W0 a multiple of 4) and W1 along N, dim 0 first (warp w: w % W0 along M, w / W0 along
+ * N). Warpgroup (g, w1), g = (w % W0) / 4, issues per 16-deep k-step the instructions
+ * (m, n), m < mreps, n < nreps: rows 16 W0 m + 64 g .. + 64 of A, columns
+ * (n W1 + w1) N .. + N of B (N = instr_n), accumulating into N / 2 f32 per thread whose
+ * places the PTX ISA's fragment table gives (gpu_layout_wgmma_coord): the accumulator is
+ * #mma<version = 3, warps [W0, W1], instr [64, N, 16]>.
+ *
+ * The operands are staged in the NVMMA shared layouts (gpu_layout_shared_nvmma): A (M x K,
+ * K contiguous) is K-major, B (K x N, N contiguous) is N-major ("transposed" for wgmma:
+ * imm-trans-b = 1); stored column-major (order [0, 1]) A is M-major (imm-trans-a = 1) and
+ * B K-major (imm-trans-b = 0). A descriptor holds the start address of the instruction's slice >> 4,
+ * the leading dimension byte offset (LBO, bits 16-29: the distance between panels, for the
+ * N-major B the next 64 columns of the 128B mode) >> 4, the stride dimension byte offset
+ * (SBO, bits 32-45: between 8-row groups, 8 rows of the swizzle width) >> 4 and the swizzle
+ * mode (bits 62-63: 1 = 128B, 2 = 64B, 3 = 32B); the base offset (bits 49-51) stays 0, so
+ * the tiles start on their swizzle pattern (gpu_layout_shared_align). */
+
+/* The wgmma plan of dot (fp16 or bf16 operands, an fp32 accumulator) on sm_90a: false when
+ * the shape does not fit (M a multiple of 16 W0, N of 8 W1 and of 16, K of 16, warps a
+ * multiple of 4), and the dot stays on mma.sync. Warps go along M while M / W0 > 16, as
+ * Triton's; N = the largest multiple of 8 up to 256 dividing N / W1 that B's panels allow. */
+bool gpu_wgmma_plan(const ir_op *dot, int warp, int warps, gpu_mma *p);
+/* Its second half, for a plan whose kind, M, N and K are set (the unit tests). */
+bool gpu_wgmma_plan_shape(gpu_mma *p, int warps);
+/* The operand types and shapes every tensor-core dot needs (sets kind, M, N, K). */
+bool gpu_mma_fits(const ir_op *dot, gpu_mma *p);
+/* The rest of a wgmma plan whose shape and warps are set, with instructions m64nNk16 of
+ * N = instr_n: false when they do not tile the shape (or B's panels). */
+bool gpu_wgmma_finish(gpu_mma *p, int instr_n);
+/* The accumulator slot of register r (0 .. N / 2 - 1: d0, d1, ...) of instruction (m, n). */
+int gpu_wgmma_c_slot(const gpu_mma *p, int m, int n, int r);
+
+/* An operand tile in an NVMMA shared layout as a descriptor sees it. */
+typedef struct gpu_wgmma_operand {
+	int bytes;      /* swizzle mode: 128, 64 or 32 (a row of a panel) */
+	int64_t w;      /* elements in a row of a panel (bytes / eb) */
+	int64_t rows;   /* the tile's rows (a panel's) */
+	int eb;         /* bytes per element */
+	bool mn_major;  /* the contiguous dim is M or N, not K: the instruction's imm-trans bit */
+	bool swapped;   /* stored transposed (order [0, 1]): storage rows are the tile's columns */
+	int64_t lbo, sbo;
+} gpu_wgmma_operand;
+
+/* o for an operand tile of `shape` (rows x columns, columns contiguous) with eb-byte
+ * elements in shared layout l, read K-major (A) or MN-major (B); false when l is not the
+ * NVMMA layout of that tile. */
+bool gpu_wgmma_operand_of(const gpu_layout *l, const int64_t *shape, int eb, bool mn_major,
+			  gpu_wgmma_operand *o);
+/* o for operand A (b false: rows x cols = M x K) or B (b true: K x N) in shared layout l:
+ * K-major or MN-major as l stores it (A row-major is K-major, B row-major N-major; order
+ * [0, 1] the other way); false when l is not the NVMMA layout of the tile. */
+bool gpu_wgmma_operand_for(const gpu_layout *l, int64_t rows, int64_t cols, int eb, bool b,
+			   gpu_wgmma_operand *o);
+/* The descriptor's constant fields: LBO, SBO, swizzle mode (start address 0). */
+uint64_t gpu_wgmma_desc_bits(const gpu_wgmma_operand *o);
+/* The byte offset, from the tile's start, of the descriptor start address of a slice
+ * whose first element is (r, c): where that element would be unswizzled. */
+int64_t gpu_wgmma_start(const gpu_wgmma_operand *o, int64_t r, int64_t c);
+/* The same for element (r, c) of the operand tile (its storage transposed when swapped);
+ * additive: at(r, c) = at(r, 0) + at(0, c) for the slices' starts (rows and columns that
+ * are multiples of 8 and of a panel's row, or inside one panel). */
+int64_t gpu_wgmma_at(const gpu_wgmma_operand *o, int64_t r, int64_t c);
+/* The first row of A and first column of B of instruction (m, n) of warpgroup (g, w1). */
+int64_t gpu_wgmma_a_row(const gpu_mma *p, int m, int g);
+int64_t gpu_wgmma_b_col(const gpu_mma *p, int n, int w1);
 
 #endif

@@ -76,10 +76,68 @@ gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle)
 	return l;
 }
 
+gpu_layout gpu_layout_shared_nvmma(const ir_type *t, bool transposed)
+{
+	gpu_layout l = {.kind = GPU_BLOCKED};
+	if (t->rank != 2)
+		return l;
+	l = gpu_layout_nvmma(t->shape[transposed ? 0 : 1], ir_type_bits(t->elem) / 8);
+	if (transposed && l.kind == GPU_SHARED)
+		l.order[0] = 0, l.order[1] = 1;
+	return l;
+}
+
+gpu_layout gpu_layout_nvmma(int64_t cols, int64_t eb)
+{
+	gpu_layout l = {.kind = GPU_BLOCKED};
+	if (eb < 1 || eb > 4)
+		return l;
+	int64_t row = cols * eb;
+	int bytes = row % 128 == 0 ? 128 : row % 64 == 0 ? 64 : row % 32 == 0 ? 32 : 0;
+	if (!bytes)
+		return l;
+	l.kind = GPU_SHARED;
+	l.rank = 2;
+	l.order[0] = 1, l.order[1] = 0;
+	l.vec = (int)(16 / eb);
+	/* the hardware's swizzle: address bits 4.. (the 16-byte group) XOR bits 7.. (the
+	 * 128-byte line) over 3, 2 or 1 bits; a line holds 128 / bytes rows */
+	l.per_phase = 128 / bytes;
+	l.max_phase = bytes / 16;
+	l.panel = row > bytes ? (int)(bytes / eb) : 0;
+	return l;
+}
+
+int gpu_layout_nvmma_bytes(const gpu_layout *l, int64_t eb)
+{
+	if (l->kind != GPU_SHARED || l->vec * eb != 16)
+		return 0;
+	int bytes = l->max_phase * 16;
+	if ((bytes != 128 && bytes != 64 && bytes != 32) || l->per_phase != 128 / bytes)
+		return 0;
+	return bytes;
+}
+
+int64_t gpu_layout_shared_align(const gpu_layout *l, const ir_type *t)
+{
+	int bytes = gpu_layout_nvmma_bytes(l, ir_type_bits(t->elem) / 8);
+	/* a row of the panel (or of the tile) as wide as the mode: 8 rows make the pattern */
+	int64_t eb = ir_type_bits(t->elem) / 8;
+	int64_t row = (l->panel ? l->panel : t->shape[l->order[0] == 0 ? 0 : 1]) * eb;
+	return bytes && row == bytes ? 8 * bytes : 16;
+}
+
 int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r, int64_t c)
 {
-	int64_t phase = (r / l->per_phase) % l->max_phase;
-	return r * shape[1] + (((c / l->vec) ^ phase) * l->vec) + c % l->vec;
+	if (l->order[0] == 0) { /* stored transposed: rows of the tile's dim 0 */
+		int64_t st[2] = {shape[1], shape[0]};
+		gpu_layout t = *l;
+		t.order[0] = 1, t.order[1] = 0;
+		return gpu_layout_swizzle(&t, st, c, r);
+	}
+	int64_t w = l->panel ? l->panel : shape[1]; /* the row of one panel */
+	int64_t phase = (r / l->per_phase) % l->max_phase, cc = c % w;
+	return (c / w) * shape[0] * w + r * w + (((cc / l->vec) ^ phase) * l->vec) + cc % l->vec;
 }
 
 void gpu_layout_print(strbuf *s, const gpu_layout *l)
@@ -88,6 +146,8 @@ void gpu_layout_print(strbuf *s, const gpu_layout *l)
 		strbuf_printf(s, "shared<vec = %d, per_phase = %d, max_phase = %d, ", l->vec, l->per_phase,
 			      l->max_phase);
 		put_list(s, "order =", l->order, l->rank);
+		if (l->panel)
+			strbuf_printf(s, ", panel = %d", l->panel);
 		strbuf_printf(s, ">");
 		return;
 	}
@@ -96,6 +156,8 @@ void gpu_layout_print(strbuf *s, const gpu_layout *l)
 	if (l->mma) {
 		strbuf_printf(s, "mma<version = %d, ", l->mma);
 		put_list(s, "warps", l->wpc, l->rank);
+		if (l->mma == 3)
+			strbuf_printf(s, ", instr [64, %d, 16]", l->instr_n);
 		strbuf_printf(s, l->kind == GPU_SLICE ? ">>" : ">");
 		return;
 	}
@@ -175,15 +237,24 @@ static bool blocked(const char **p, gpu_layout *l)
 	return true;
 }
 
-/* mma<version = 2, warps [W0, W1]>: the blocked distribution it stands for (gpu_layout.h) */
+/* mma<version = 2, warps [W0, W1]> | mma<version = 3, warps [W0, W1], instr [64, N, 16]>:
+ * the blocked distribution it stands for (gpu_layout.h); version 3 needs whole warpgroups
+ * along M (W0 a multiple of 4) and N a multiple of 8 up to 256 */
 static bool mma(const char **p, gpu_layout *l)
 {
-	int n = 0;
-	if (!lit(p, "mma<") || !lit(p, "version") || !lit(p, "=") || !num(p, &l->mma) || l->mma != 2 ||
-	    !lit(p, ",") || !list(p, "warps", l->wpc, &n) || !lit(p, ">") || n != 2 || !pow2(l->wpc[0]) ||
-	    !pow2(l->wpc[1]))
+	int n = 0, v = 0, in[GPU_MAX_RANK], ni = 0;
+	if (!lit(p, "mma<") || !lit(p, "version") || !lit(p, "=") || !num(p, &v) || (v != 2 && v != 3) ||
+	    !lit(p, ",") || !list(p, "warps", l->wpc, &n) || n != 2 || !pow2(l->wpc[0]) || !pow2(l->wpc[1]))
 		return false;
-	gpu_layout_mma_fill(l, l->wpc[0], l->wpc[1]);
+	if (v == 3 && (!lit(p, ",") || !list(p, "instr", in, &ni) || ni != 3 || in[0] != 64 || in[2] != 16 ||
+		       in[1] < 8 || in[1] > 256 || in[1] % 8 || l->wpc[0] % 4))
+		return false;
+	if (!lit(p, ">"))
+		return false;
+	if (v == 3)
+		gpu_layout_wgmma_fill(l, l->wpc[0], l->wpc[1], in[1]);
+	else
+		gpu_layout_mma_fill(l, l->wpc[0], l->wpc[1]);
 	return true;
 }
 
@@ -197,10 +268,18 @@ void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1)
 {
 	l->rank = 2;
 	l->mma = 2;
+	l->instr_n = 0;
 	l->spt[0] = 1, l->spt[1] = 2;
 	l->tpw[0] = 8, l->tpw[1] = 4;
 	l->wpc[0] = w0, l->wpc[1] = w1;
 	l->order[0] = 1, l->order[1] = 0;
+}
+
+void gpu_layout_wgmma_fill(gpu_layout *l, int w0, int w1, int instr_n)
+{
+	gpu_layout_mma_fill(l, w0, w1);
+	l->mma = 3;
+	l->instr_n = instr_n;
 }
 
 bool gpu_layout_parse(const char *text, gpu_layout *l)
@@ -213,8 +292,13 @@ bool gpu_layout_parse(const char *text, gpu_layout *l)
 		if (!lit(&p, "vec") || !lit(&p, "=") || !num(&p, &l->vec) || !lit(&p, ",") ||
 		    !lit(&p, "per_phase") || !lit(&p, "=") || !num(&p, &l->per_phase) || !lit(&p, ",") ||
 		    !lit(&p, "max_phase") || !lit(&p, "=") || !num(&p, &l->max_phase) || !lit(&p, ",") ||
-		    !list(&p, "order =", l->order, &n) || !lit(&p, ">") || n != 2 || l->order[0] != 1 ||
-		    l->order[1] != 0 || !pow2(l->vec) || !pow2(l->per_phase) || !pow2(l->max_phase))
+		    !list(&p, "order =", l->order, &n) || n != 2 || l->order[0] == l->order[1] || l->order[0] > 1 ||
+		    l->order[1] > 1 || !pow2(l->vec) || !pow2(l->per_phase) || !pow2(l->max_phase))
+			return false;
+		if (lit(&p, ",") && (!lit(&p, "panel") || !lit(&p, "=") || !num(&p, &l->panel) || !pow2(l->panel) ||
+				     l->panel < l->vec * l->max_phase))
+			return false;
+		if (!lit(&p, ">"))
 			return false;
 		l->rank = 2;
 	} else if (lit(&p, "slice<")) {
@@ -236,8 +320,14 @@ bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 	if (a->kind != b->kind || a->rank != b->rank || (a->kind == GPU_SLICE && a->dim != b->dim) ||
 	    a->mma != b->mma)
 		return false;
+	/* the instruction's N places columns only when warpgroups sit side by side along N
+	 * (W1 > 1); with W1 = 1 every N gives the same distribution, and only the dot that
+	 * produces the tile reads it */
+	if (a->mma == 3 && a->instr_n != b->instr_n && (a->wpc[1] != 1 || b->wpc[1] != 1))
+		return false;
 	if (a->kind == GPU_SHARED)
-		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase;
+		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase &&
+		       a->panel == b->panel && a->order[0] == b->order[0];
 	for (int d = 0; d < a->rank; d++)
 		if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] || a->wpc[d] != b->wpc[d] ||
 		    a->order[d] != b->order[d])
@@ -331,11 +421,11 @@ void gpu_layout_thread(const gpu_layout *l, int warp, int t, int *lane, int *wid
 {
 	int ln = t % warp, wp = t / warp;
 	for (int i = 0; i < l->rank; i++) {
-		int d = l->order[i];
+		int d = l->order[i], dw = gpu_layout_warp_dim(l, i);
 		lane[d] = ln % l->tpw[d];
 		ln /= l->tpw[d];
-		wid[d] = wp % l->wpc[d];
-		wp /= l->wpc[d];
+		wid[dw] = wp % l->wpc[dw];
+		wp /= l->wpc[dw];
 	}
 }
 
@@ -343,6 +433,8 @@ int64_t gpu_layout_coord(const gpu_layout *l, const int64_t *shape, int rank, in
 			 int lane, int wid)
 {
 	int64_t ext = extent(l, shape, rank, d);
+	if (l->mma == 3)
+		return gpu_layout_wgmma_coord(l, d, rep, in, lane, wid) % ext;
 	int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
 	int64_t x = rep * cover + ((int64_t)wid * l->tpw[d] + lane) * l->spt[d] + in;
 	return x % ext;
@@ -365,8 +457,22 @@ int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int
 
 bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps)
 {
-	if (l->kind == GPU_SHARED) /* its groups and phases must stay within a row */
-		return rank == 2 && l->vec <= shape[1] && (int64_t)l->vec * l->max_phase <= shape[1];
+	if (l->kind == GPU_SHARED) { /* its groups and phases must stay within a row (of a panel) */
+		if (rank != 2)
+			return false;
+		int64_t cols = shape[l->order[0] == 0 ? 0 : 1], w = l->panel ? l->panel : cols;
+		return cols % w == 0 && l->vec <= w && (int64_t)l->vec * l->max_phase <= w;
+	}
+	/* the wgmma accumulator's rows are permuted within 16 W0 rows, its column blocks
+	 * within N W1 columns when W1 > 1 (with W1 = 1 the columns are version 2's): an
+	 * extent of 1 or a multiple of those */
+	for (int d = 0; l->mma == 3 && d < l->rank; d++) {
+		int64_t ext = extent(l, shape, rank, d), unit = d == 0 ? 16 * l->wpc[0] : (int64_t)l->instr_n * l->wpc[1];
+		if (d == 1 && l->wpc[1] == 1)
+			continue;
+		if (ext != 1 && (ext < 0 || ext % unit))
+			return false;
+	}
 	int64_t lanes = 1, ws = 1;
 	for (int d = 0; d < l->rank; d++) {
 		lanes *= l->tpw[d];

@@ -43,6 +43,7 @@ typedef struct assigner {
 	int errors;
 	int converts; /* convert_layout ops inserted */
 	int cc;       /* NVIDIA compute capability (nv_cc), 0 for other GPUs */
+	bool wgmma;   /* sm_90a: nv_cc 90 and {nv_arch_specific} */
 } assigner;
 
 static const ir_type *typed(assigner *s, const ir_type *t, const gpu_layout *l)
@@ -134,15 +135,27 @@ static void need_canonical(assigner *s, ir_op *op, int i)
 
 /* Operand i of a dot staged in shared memory: a convert_layout to the #shared layout of
  * its type before op. */
-static void need_shared(assigner *s, ir_op *op, int i, bool swizzle)
+static void need_shared(assigner *s, ir_op *op, int i, int mma)
 {
 	ir_value *x = op->operands[i];
 	if (!has_layout(x->type) || x->type->rank != 2) {
 		need_canonical(s, op, i);
 		return;
 	}
-	/* swizzled for ldmatrix (tensor cores), plain for the FMA dot: see gpu_layout.h */
-	gpu_layout l = gpu_layout_shared_for(x->type, swizzle);
+	/* the NVMMA layout for wgmma (mma 3), swizzled for ldmatrix (mma 2), plain for the
+	 * FMA dot (0): see gpu_layout.h. wgmma reads either major-ness: a tile whose threads
+	 * hold runs along dim 0 (loaded from memory contiguous that way: attention's K^T) is
+	 * stored transposed, so that those runs stay contiguous in shared memory too. */
+	gpu_layout l, cur;
+	if (mma == 3) {
+		bool dim0 = layout(x->type, &cur) && cur.kind == GPU_BLOCKED && !cur.mma && cur.rank == 2 &&
+			    cur.order[0] == 0 && cur.spt[0] > 1;
+		l = gpu_layout_shared_nvmma(x->type, dim0);
+		if (l.kind != GPU_SHARED)
+			l = gpu_layout_shared_nvmma(x->type, false);
+	} else {
+		l = gpu_layout_shared_for(x->type, mma != 0);
+	}
 	const ir_type *t = typed(s, x->type, &l);
 	if (x->type != t)
 		insert_convert(s, op, i, t);
@@ -303,13 +316,14 @@ static void assign_op(assigner *s, ir_op *op)
 		 * #mma on tensor cores, else canonical): nothing may use shared memory between
 		 * the staging and the dot */
 		gpu_mma p;
-		bool mma = gpu_mma_plan(op, s->cc, s->warp, s->warps, &p);
+		bool mma = (s->wgmma && gpu_wgmma_plan(op, s->warp, s->warps, &p)) ||
+			   gpu_mma_plan(op, s->cc, s->warp, s->warps, &p);
 		if (mma)
 			need_type(s, op, 2, typed(s, op->operands[2]->type, &p.acc));
 		else
 			need_canonical(s, op, 2);
-		need_shared(s, op, 0, mma);
-		need_shared(s, op, 1, mma);
+		need_shared(s, op, 0, mma ? p.version : 0);
+		need_shared(s, op, 1, mma ? p.version : 0);
 		assign(s, &op->results[0], mma ? &p.acc : NULL, op->loc);
 		return;
 	}
@@ -362,6 +376,8 @@ int pass_assign_layouts(ir_module *m, diag_engine *d)
 			continue;
 		const ir_attr *cc = ir_func_attr(f, "nv_cc");
 		s.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
+		const ir_attr *as = ir_func_attr(f, "nv_arch_specific");
+		s.wgmma = s.cc == 90 && as && as->kind == IR_ATTR_INT && as->i;
 		walk(&s, f->body, f->loc);
 	}
 	return s.errors != 0;

@@ -17,7 +17,7 @@ static bool operand_kind(const ir_type *a, const ir_type *b, gpu_mma_kind *k)
 }
 
 /* The shapes and types every mma.sync dot needs, whatever its warps. */
-static bool fits(const ir_op *dot, gpu_mma *p)
+bool gpu_mma_fits(const ir_op *dot, gpu_mma *p)
 {
 	if (dot->code != IR_OP_DOT || dot->noperands < 3)
 		return false;
@@ -40,6 +40,7 @@ static bool finish(gpu_mma *p)
 	p->mtiles = (int)(p->M / (16 * p->w0));
 	p->ntiles = (int)(p->N / (8 * p->w1));
 	p->ksteps = (int)(p->K / 16);
+	p->version = 2;
 	gpu_layout_mma_fill(&p->acc, p->w0, p->w1);
 	return true;
 }
@@ -47,7 +48,7 @@ static bool finish(gpu_mma *p)
 bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p)
 {
 	*p = (gpu_mma){0};
-	if (cc < 80 || warp != 32 || !fits(dot, p))
+	if (cc < 80 || warp != 32 || !gpu_mma_fits(dot, p))
 		return false;
 	return gpu_mma_plan_shape(p, warps);
 }
@@ -74,9 +75,11 @@ bool gpu_mma_plan_shape(gpu_mma *p, int warps)
 bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p)
 {
 	*p = (gpu_mma){0};
-	if (l->kind != GPU_BLOCKED || l->mma != 2 || !fits(dot, p))
+	if (l->kind != GPU_BLOCKED || (l->mma != 2 && l->mma != 3) || !gpu_mma_fits(dot, p))
 		return false;
 	p->w0 = l->wpc[0], p->w1 = l->wpc[1];
+	if (l->mma == 3)
+		return gpu_wgmma_finish(p, l->instr_n);
 	return finish(p);
 }
 

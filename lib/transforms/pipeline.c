@@ -317,10 +317,16 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	/* the ring: S slots, each the staged tiles one after the other */
 	int64_t slot_bytes = 0;
 	for (int q = 0; q < n; q++) {
+		/* each tile on its swizzle pattern (1 KiB for wgmma's 128-byte swizzle), and so
+		 * is every slot: the ring's base is aligned as its most aligned tile */
+		const ir_type *vt = st[q].cvt->results[0].type;
+		gpu_layout sl;
+		int64_t al = gpu_layout_parse(vt->layout, &sl) ? gpu_layout_shared_align(&sl, vt) : 16;
+		slot_bytes = (slot_bytes + al - 1) / al * al;
 		st[q].within = slot_bytes;
-		const ir_type *t = st[q].load->results[0].type;
-		slot_bytes += gpu_align16(ir_type_numel(t) * gpu_elem_bytes(t->elem));
+		slot_bytes += ir_type_numel(vt) * gpu_elem_bytes(vt->elem);
 	}
+	slot_bytes = (slot_bytes + 1023) / 1024 * 1024;
 	while (stages > 1 && stages * slot_bytes > smem_budget(cc))
 		stages--;
 	if (stages < 2)

@@ -44,14 +44,19 @@ static int64_t walk(planner *pl, ir_block *b)
 			int64_t ring = ir_op_int(op, "ring", -1), rb = ir_op_int(op, "ring_bytes", 0);
 			if (op->code == IR_OP_FOR && ring >= 0 && ring < MAX_RINGS) {
 				/* the ring sits above the body's other uses */
-				pl->ring_base[ring] = gpu_align16(inner);
+				pl->ring_base[ring] = (inner + 1023) / 1024 * 1024;
 				inner = pl->ring_end[ring] = pl->ring_base[ring] + rb;
 			}
 			most = inner > most ? inner : most;
 		}
 		int64_t bytes = gpu_smem_bytes(op, threads, warp);
 		if (op->code == IR_OP_CONVERT_LAYOUT && gpu_is_shared(op->results[0].type)) {
-			/* a tile staged for the op after it: above the others staged for it */
+			/* a tile staged for the op after it: above the others staged for it, on
+			 * its swizzle pattern's boundary (wgmma's NVMMA layouts: 1024 bytes) */
+			const ir_type *st = op->results[0].type;
+			gpu_layout sl;
+			int64_t al = gpu_layout_parse(st->layout, &sl) ? gpu_layout_shared_align(&sl, st) : 16;
+			top = (top + al - 1) / al * al;
 			ir_op_set_int(c, op, "smem_offset", top);
 			bytes += top;
 			top = gpu_align16(bytes);

@@ -221,5 +221,14 @@ int main(int argc, char **argv)
 	E2E_RUN(test_attention("attention", 2, 65, 501));
 	E2E_RUN(test_attention("attention", 1, 200, 502));
 	E2E_RUN(test_attention("attention_hint", 2, 144, 503));
+
+	/* the sm_90a cubins (wgmma); elsewhere the same kernels again */
+	E2E_RUN(test_matmul("matmul_wgmma", 128, 128, 64, 64, 128, 128, 406));
+	E2E_RUN(test_matmul("matmul_wgmma", 144, 160, 80, 96, 176, 160, 407));
+	E2E_RUN(test_matmul("matmul_wgmma_w8", 256, 128, 192, 192, 128, 128, 408));
+	E2E_RUN(test_matmul("matmul_wgmma_w8", 144, 160, 80, 96, 176, 160, 409));
+	E2E_RUN(test_attention("attention_wgmma", 2, 144, 504));
+	E2E_RUN(test_attention("attention_wgmma", 1, 208, 505));
+	E2E_RUN(test_attention("attention_wgmma_w4", 2, 144, 506));
 	return e2e_finish();
 }

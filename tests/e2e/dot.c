@@ -1,7 +1,7 @@
 /* dot.c: tl.dot (kernels/dot.py): C = C0 + A @ B over a K loop with every edge masked, on a
  * 2-D grid, for fp32 with input_precision="ieee" and with the default precision, fp16 and
  * bf16 inputs with fp32 accumulation (on NVIDIA, block shapes that take the tensor-core
- * path with several warp splits), fp16 out_dtype, and int8 inputs with exact int32
+ * path with several warp splits, and wgmma variants compiled for sm_90a), fp16 out_dtype, and int8 inputs with exact int32
  * accumulation; and batched (3-D) dots. References in double (int64 for int8); tolerances
  * scale with K. */
 #include "e2e.h"
@@ -108,6 +108,12 @@ int main(int argc, char **argv)
 	    {"dot_bf16_mma_w8", E2E_BF16, E2E_F32, 128, 64, 64, 0},
 	    {"dot_fp16_mma_x2", E2E_F16, E2E_F32, 16, 32, 16, 0},
 	    {"dot_fp16_mma_big", E2E_F16, E2E_F32, 128, 128, 64, 0},
+	    /* wgmma (compiled for sm_90a on NVIDIA) */
+	    {"dot_fp16_wgmma", E2E_F16, E2E_F32, 128, 128, 64, 0},
+	    {"dot_bf16_wgmma", E2E_BF16, E2E_F32, 64, 64, 32, 0},
+	    {"dot_fp16_wgmma_w8", E2E_F16, E2E_F32, 128, 64, 32, 0},
+	    {"dot_bf16_wgmma_w8n", E2E_BF16, E2E_F32, 64, 128, 16, 0},
+	    {"dot_fp16_wgmma_n32", E2E_F16, E2E_F32, 64, 32, 64, 0},
 	};
 	/* 1, primes, non-multiples of the blocks; the last spans several programs each way */
 	static const int sizes[][3] = {{1, 1, 1}, {33, 17, 45}, {64, 64, 64}, {40, 70, 100}, {150, 263, 97}};

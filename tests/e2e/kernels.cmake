@@ -21,6 +21,20 @@ e2e_kernel(bench attention bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, fp32, i32:16, i32:16, 64, 128, 64")
 e2e_kernel(bench attention_hint bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64")
+# the same kernels' cubins for sm_90a: tl.dot on wgmma (matmul on 4 and 8 warps, attention
+# at the bench's 8 warps and on 4)
+e2e_kernel(bench matmul_wgmma bench/kernels/matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8"
+           GPU_ARCH=sm_90a)
+e2e_kernel(bench matmul_wgmma_w8 bench/kernels/matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(bench attention_wgmma bench/kernels/attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(bench attention_wgmma_w4 bench/kernels/attention.py attention
+           "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, fp32, i32:16, i32:16, 64, 128, 64"
+           GPU_ARCH=sm_90a)
 
 # ---- elementwise.c: every integer and float dtype, and promotion pairs.
 foreach(t i8 i16 i32 i64 u8 u16 u32 u64)
@@ -127,6 +141,20 @@ e2e_kernel(dot dot_bf16_mma_w8 dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32,
 e2e_kernel(dot dot_fp16_mma_x2 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 16, 32, 16, fp32, 0, 0")
 e2e_kernel(dot dot_fp16_mma_big dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 128, 128, 64, fp32, 0, 0"
            num_warps=8)
+# wgmma on sm_90a (the GPU cubins; the CPU builds run the same kernels on the FMA path): the
+# bench block (warps [4, 1], m64n128k16 twice along M), bf16 with 64B/128B swizzles, 8 warps
+# as two warpgroups along M ([8, 1]) and side by side along N ([4, 2], B in panels with a
+# 32B-swizzled A), a narrow N (m64n32k16, 64B-swizzled B)
+e2e_kernel(dot dot_fp16_wgmma dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 128, 128, 64, fp32, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot dot_bf16_wgmma dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot dot_fp16_wgmma_w8 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 128, 64, 32, fp32, 0, 0"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(dot dot_bf16_wgmma_w8n dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, 64, 128, 16, fp32, 0, 0"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(dot dot_fp16_wgmma_n32 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 64, 32, 64, fp32, 0, 0"
+           GPU_ARCH=sm_90a)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
 
 # ---- random.c: Philox (tl.rand, randn, randint, randint4x, philox, ...), bit for bit.

@@ -147,7 +147,17 @@ int main(void)
 	}
 	gpu_layout l;
 	CHECK(!gpu_layout_parse("shared<vec = 3, per_phase = 1, max_phase = 8, order = [1, 0]>", &l));
-	CHECK(!gpu_layout_parse("shared<vec = 8, per_phase = 1, max_phase = 8, order = [0, 1]>", &l));
+	/* column-major shared tiles (order [0, 1]: wgmma's transposed operands) are element
+	 * (c, r) of the row-major layout of the transposed tile */
+	CHECK(gpu_layout_parse("shared<vec = 8, per_phase = 1, max_phase = 8, order = [0, 1]>", &l));
+	{
+		int64_t sh[2] = {64, 128}, tsh[2] = {128, 64};
+		gpu_layout rm = l;
+		rm.order[0] = 1, rm.order[1] = 0;
+		CHECK(gpu_layout_swizzle(&l, sh, 5, 9) == gpu_layout_swizzle(&rm, tsh, 9, 5));
+		CHECK(gpu_layout_swizzle(&l, sh, 1, 0) == 1 && gpu_layout_swizzle(&l, sh, 0, 1) == 64 + 8);
+	}
+	CHECK(!gpu_layout_parse("shared<vec = 8, per_phase = 1, max_phase = 8, order = [1, 1]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 3], lanes [1, 32], warps [4, 1], order [1, 0]>", &l));
 	CHECK(!gpu_layout_parse("blocked<per_thread [1, 4], lanes [1, 32], warps [4, 1], order [1, 1]>", &l));

@@ -1,0 +1,115 @@
+/* lower_wgmma.c: a dot on the warpgroup tensor cores (wgmma.mma_async.m64nNk16, sm_90a),
+ * as transforms/gpu_mma.h plans it. Each warpgroup (g along M, w1 along N) issues, for
+ * each of its instructions (m, n) and each 16-deep k-step kk, one wgmma whose operands are
+ * two 64-bit matrix descriptors: A's slice starts at row 16 W0 m + 64 g, column 16 kk of
+ * the K-major A tile; B's at row 16 kk, column (n W1 + w1) N of the N-major B tile (the
+ * start address is where that element would be without the swizzle: the hardware applies
+ * the swizzle to the addresses it forms). Its accumulator is N / 2 f32 of the thread,
+ * register r of instruction (m, n) in slot gpu_wgmma_c_slot(p, m, n, r) of the #mma v3
+ * layout, whose coordinates are the PTX ISA's fragment table (gpu_layout_wgmma_coord):
+ * warp q of the warpgroup holds rows 16 q + lane / 4 + {0, 8} of the instruction's 64 and
+ * columns 8 (r / 4) + 2 (lane % 4) + r % 2 of its N.
+ *
+ * The descriptors' run-time part is the tile's shared address (plus the warpgroup's
+ * offset) >> 4 in bits 0-13, computed once; each instruction adds its constant offset
+ * >> 4 (the tiles lie below 256 KB, so the 14-bit field never carries). */
+#include "codegen/lower_wgmma.h"
+
+#include "codegen/gpu_isa.h"
+
+/* An instruction's extent ext along a contiguous M or N lies within one panel row or
+ * covers whole ones (the descriptor's LBO steps from panel to panel). */
+static bool panel_ok(const gpu_wgmma_operand *o, int64_t ext)
+{
+	return !o->mn_major || ext % o->w == 0 || o->w % ext == 0;
+}
+
+static bool operands(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, gpu_wgmma_operand *oa,
+		     gpu_wgmma_operand *ob)
+{
+	return gpu_wgmma_operand_for(as, p->M, p->K, 2, false, oa) && gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, ob) &&
+	       panel_ok(oa, 64) && panel_ok(ob, p->instr_n);
+}
+
+bool lower_wgmma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
+{
+	gpu_wgmma_operand oa, ob;
+	return p->version == 3 && operands(p, as, bs, &oa, &ob);
+}
+
+/* The descriptor of the shared address addr (i64) plus the constant fields bits. */
+static LLVMValueRef descriptor(cg *c, LLVMValueRef addr, uint64_t bits)
+{
+	LLVMValueRef a = LLVMBuildLShr(c->b, LLVMBuildAnd(c->b, addr, cg_i64(c, 0x3ffff), ""), cg_i64(c, 4), "");
+	return LLVMBuildOr(c->b, a, LLVMConstInt(c->t_i64, bits, 0), "");
+}
+
+void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+{
+	LLVMBuilderRef bl = c->b;
+	gpu_wgmma_operand oa, ob;
+	if (!operands(p, as, bs, &oa, &ob))
+		cg_fail(c, NULL, "internal: wgmma operands not in their NVMMA shared layouts");
+	/* warp w: w % W0 along M (its warpgroup g = (w % W0) / 4), w / W0 along N */
+	LLVMValueRef w = LLVMBuildUDiv(bl, tid, cg_i32(c, 32), "");
+	LLVMValueRef g = LLVMBuildUDiv(bl, LLVMBuildURem(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, 4), "");
+	LLVMValueRef w1 = LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
+	LLVMValueRef abase = LLVMBuildPtrToInt(bl, a, c->t_i64, "");
+	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
+	/* A: the warpgroup's 64 rows start g * 64 rows in (the start offsets are additive in
+	 * rows and columns: gpu_wgmma_at) */
+	LLVMValueRef ag = LLVMBuildMul(bl, LLVMBuildZExt(bl, g, c->t_i64, ""), cg_i64(c, gpu_wgmma_at(&oa, 64, 0)), "");
+	LLVMValueRef da0 = descriptor(c, LLVMBuildAdd(bl, abase, ag, ""), gpu_wgmma_desc_bits(&oa));
+	uint64_t bbits = gpu_wgmma_desc_bits(&ob);
+	int na = p->instr_n / 2;
+	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
+	c->isa->wgmma_fence(c);
+	for (int n = 0; n < p->nreps; n++) {
+		/* B: column (n W1 + w1) N: N-major, its panel and its place in the panel's row;
+		 * K-major, its storage row */
+		LLVMValueRef col = LLVMBuildAdd(bl, LLVMBuildMul(bl, w1, cg_i32(c, p->instr_n), ""),
+						cg_i32(c, gpu_wgmma_b_col(p, n, 0)), "");
+		LLVMValueRef boff;
+		if (ob.mn_major) {
+			LLVMValueRef pan = LLVMBuildUDiv(bl, col, cg_i32(c, ob.w), "");
+			LLVMValueRef in = LLVMBuildURem(bl, col, cg_i32(c, ob.w), "");
+			boff = LLVMBuildAdd(bl, LLVMBuildMul(bl, pan, cg_i32(c, ob.rows * ob.w * ob.eb), ""),
+					    LLVMBuildMul(bl, in, cg_i32(c, ob.eb), ""), "");
+		} else {
+			boff = LLVMBuildMul(bl, col, cg_i32(c, gpu_wgmma_at(&ob, 0, 1)), "");
+		}
+		LLVMValueRef db0 = descriptor(c, LLVMBuildAdd(bl, bbase, LLVMBuildZExt(bl, boff, c->t_i64, ""), ""), bbits);
+		for (int m = 0; m < p->mreps; m++) {
+			int slot0[256];
+			for (int r = 0; r < na; r++) {
+				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
+				frag[r] = acc[slot0[r]];
+			}
+			for (int kk = 0; kk < p->ksteps; kk++) {
+				int64_t ao = gpu_wgmma_at(&oa, gpu_wgmma_a_row(p, m, 0), 16 * (int64_t)kk);
+				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
+				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
+				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
+				c->isa->wgmma(c, p->kind == GPU_MMA_BF16, p->instr_n, da, db, oa.mn_major, ob.mn_major,
+					      frag);
+			}
+			for (int r = 0; r < na; r++)
+				acc[slot0[r]] = frag[r];
+		}
+	}
+	c->isa->wgmma_commit(c);
+}
+
+void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc)
+{
+	/* every accumulator slot, tied through the wait (the C7515 note at backends/nvptx/wgmma.c) */
+	c->isa->wgmma_wait(c, pending, acc, p->mreps * p->nreps * p->instr_n / 2);
+}
+
+void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
+		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+{
+	lower_wgmma_issue(c, p, a, b, as, bs, tid, acc);
+	lower_wgmma_wait(c, p, 0, acc);
+}
