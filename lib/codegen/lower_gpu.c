@@ -1489,6 +1489,19 @@ static void lower_async_copy(cg *c, const ir_op *op)
 	}
 }
 
+/* dot_wait: the accumulator of in-flight wgmma dots, tied through wait_group. */
+static void lower_dot_wait(cg *c, const ir_op *op)
+{
+	if (!c->isa->wgmma_wait)
+		cg_fail(c, op, "dot_wait needs warpgroup tensor cores (--target=sm_90a)");
+	gtile *x = tget(c, op->operands[0]);
+	gtile *r = new_tile(c, x->n);
+	for (int e = 0; e < x->n; e++)
+		r->v[e] = x->v[e];
+	c->isa->wgmma_wait(c, (int)ir_op_int(op, "pending", 0), r->v, r->n);
+	put(c, &op->results[0], r);
+}
+
 static void lower_async(cg *c, const ir_op *op)
 {
 	if (!c->isa->cp_async)
@@ -1497,6 +1510,9 @@ static void lower_async(cg *c, const ir_op *op)
 		c->isa->cp_async_commit(c);
 	else
 		c->isa->cp_async_wait(c, (int)ir_op_int(op, "pending", 0));
+	/* {fence}: the copies that landed are read by wgmma (the async proxy) */
+	if (op->code == IR_OP_ASYNC_WAIT && ir_op_int(op, "fence", 0) && c->isa->fence_proxy_async)
+		c->isa->fence_proxy_async(c);
 }
 
 /* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
@@ -1531,9 +1547,11 @@ static void lower_dot(cg *c, const ir_op *op)
 	gpu_mma mp;
 	const gpu_layout *rl = &tile_layout(c, rt)->l;
 	bool tc = staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
-	if (tc && mp.version == 3 && c->isa->fence_proxy_async)
+	/* both operands in ring slots: the pipeline's async_wait {fence} and barrier did it */
+	bool ring = adyn && bdyn;
+	if (tc && mp.version == 3 && c->isa->fence_proxy_async && !ring)
 		c->isa->fence_proxy_async(c);
-	if ((!adyn && !bdyn) || (tc && mp.version == 3))
+	if ((!adyn && !bdyn) || (tc && mp.version == 3 && !ring))
 		barrier(c);
 	if (tc) {
 		const gpu_layout *as = &tile_layout(c, a->type)->l, *bs = &tile_layout(c, b->type)->l;
@@ -1555,8 +1573,9 @@ static void lower_dot(cg *c, const ir_op *op)
 			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
 		if (bdyn)
 			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
-		if (v3)
-			lower_wgmma_dot(c, &mp, ap, bp, as, bs, G->tid, r->v);
+		if (v3) /* in a pipelined loop, {wait = N} leaves N groups in flight */
+			lower_wgmma_issue(c, &mp, ap, bp, as, bs, G->tid, r->v),
+				lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
 		else
 			lower_mma_dot(c, &mp, ap, bp, as, bs, G->tid, r->v);
 		put(c, &op->results[0], r);
@@ -1847,6 +1866,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_LOCAL_VIEW: lower_local_view(c, op); return;
 	case IR_OP_ASYNC_COPY: lower_async_copy(c, op); return;
 	case IR_OP_ASYNC_COMMIT: case IR_OP_ASYNC_WAIT: lower_async(c, op); return;
+	case IR_OP_DOT_WAIT: lower_dot_wait(c, op); return;
 	case IR_OP_ASSERT: lower_assert(c, op); return;
 	default: lower_shape(c, op); return;
 	}

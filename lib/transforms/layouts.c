@@ -296,6 +296,12 @@ static void assign_op(assigner *s, ir_op *op)
 	case IR_OP_ASYNC_COMMIT:
 	case IR_OP_ASYNC_WAIT:
 		return; /* operands as they are: their layouts say how the copy is split */
+	case IR_OP_DOT_WAIT: /* the accumulator, in its layout */
+		if (layout(t0, &l)) {
+			assign(s, &op->results[0], &l, op->loc);
+			return;
+		}
+		break;
 	case IR_OP_LOAD:
 	case IR_OP_STORE:
 		/* an access whose operands share a blocked layout (access-layouts chose it for

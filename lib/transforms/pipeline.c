@@ -32,7 +32,10 @@
  *
  * S is the loop's num_stages (tl.range), else the kernel's (--num-stages, autotune
  * config), else 3, Triton's default; fewer when S slots do not fit the target's shared
- * memory; a loop of 1 stage is left alone. smem-alloc places the ring; insert-barriers
+ * memory; a loop of 1 stage is left alone. A wgmma dot that only accumulates across
+ * iterations stays in flight ({wait = 1}: Triton's async wgmma with one group pending):
+ * the copies then follow it and a barrier, and a dot_wait after the loop gives the final
+ * accumulator. smem-alloc places the ring; insert-barriers
  * treats the copies as uses of shared memory. */
 #include "support/arena.h"
 #include "transforms/gpu_layout.h"
@@ -248,6 +251,33 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 	ir_build(b, IR_OP_ASYNC_COMMIT, 0, NULL, 0, NULL);
 }
 
+/* The dot of the staged loads when it can stay in flight across iterations (wgmma, #mma
+ * version 3): its accumulator is a carried value that only it reads, and its result goes
+ * only to the yield that carries it; *k is that carried value's index. NULL otherwise. */
+static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k)
+{
+	ir_op *dot = NULL;
+	for (int q = 0; q < n; q++) {
+		ir_op *d = only_user(p, body, &st[q].cvt->results[0]);
+		if (dot && d != dot)
+			return NULL;
+		dot = d;
+	}
+	gpu_layout l;
+	if (!dot || !gpu_layout_parse(dot->results[0].type->layout, &l) || l.mma != 3)
+		return NULL;
+	ir_op *y = body->last;
+	for (int a = 1; a < body->nargs; a++) {
+		if (dot->operands[2] != body->args[a] || uses(p->f->body, body->args[a]) != 1)
+			continue;
+		if (uses(p->f->body, &dot->results[0]) == 1 && y->operands[a - 1] == &dot->results[0]) {
+			*k = a - 1;
+			return dot;
+		}
+	}
+	return NULL;
+}
+
 /* The shared memory the target's programs may use. */
 static int64_t smem_budget(int cc)
 {
@@ -361,11 +391,21 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		if (carried[a])
 			ir_op_set_operand(fo, 3 + a, cur[a]);
 
-	/* the body: wait for this iteration's slot, start iteration i + S - 1's copies */
+	/* the body: wait for this iteration's slot, start iteration i + S - 1's copies; with
+	 * the dot in flight (wgmma), after it, once the previous iteration's dot is done
+	 * reading the slot they overwrite (dot {wait = 1}, then a barrier) */
+	int acc_k = -1;
+	ir_op *adot = async_dot(p, body, st, n, &acc_k);
 	ir_op *first = body->first;
 	ir_builder bb = {p->c, body, first, fo->loc};
 	ir_op *w = ir_build(&bb, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
 	ir_op_set_int(p->c, w, "pending", stages - 2);
+	/* wgmma reads the slots through the async proxy: the landed copies are fenced for
+	 * it before the barrier (then the dot needs no fence and barrier of its own) */
+	gpu_layout dl;
+	ir_op *d0 = only_user(p, body, &st[0].cvt->results[0]);
+	if (d0 && gpu_layout_parse(d0->results[0].type->layout, &dl) && dl.mma == 3)
+		ir_op_set_int(p->c, w, "fence", 1);
 	ir_build(&bb, IR_OP_BARRIER, 0, NULL, 0, NULL);
 	ir_value *idx = ir_build2(&bb, IR_OP_DIVI, it, ir_build2(&bb, IR_OP_SUBI, it, iv, lo),
 				  ir_const_int(&bb, it, step));
@@ -381,7 +421,14 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	clone_stage0(p, body, &ops, &map, body, first);
 	ir_value *live = ir_build2(&bb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
 	ir_op_set_str(p->c, live->def, "pred", "lt");
-	issue(p, &bb, st, n, &map, wslot, live, ring, slot_bytes);
+	if (adot) {
+		ir_builder ib = {p->c, body, adot->next, fo->loc};
+		ir_op_set_int(p->c, adot, "wait", 1);
+		ir_build(&ib, IR_OP_BARRIER, 0, NULL, 0, NULL);
+		issue(p, &ib, st, n, &map, wslot, live, ring, slot_bytes);
+	} else {
+		issue(p, &bb, st, n, &map, wslot, live, ring, slot_bytes);
+	}
 	for (int a = 0; a < nc; a++)
 		if (carried[a])
 			ir_op_set_operand(y, a, mapped(&map, y->operands[a]));
@@ -399,8 +446,15 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		ir_op_remove(st[q].load);
 	}
 	sweep(p, body);
-	/* after the loop: no copy left in flight */
+	/* after the loop: no dot and no copy left in flight */
 	ir_builder ab = {p->c, fo->parent, fo->next, fo->loc};
+	if (adot) {
+		ir_value *res = &fo->results[acc_k];
+		ir_op *dw = ir_build(&ab, IR_OP_DOT_WAIT, 1, &res, 1, &res->type);
+		ir_op_set_int(p->c, dw, "pending", 0);
+		ir_replace_uses_in(fo->parent, res, &dw->results[0]);
+		ir_op_set_operand(dw, 0, res);
+	}
 	ir_op *drain = ir_build(&ab, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
 	ir_op_set_int(p->c, drain, "pending", 0);
 	ir_op_set_int(p->c, fo, "ring", ring);
