@@ -278,6 +278,47 @@ static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k)
 	return NULL;
 }
 
+/* Whether v is computed outside body (not in it, not in a region nested in it). */
+static bool outside(const ir_block *body, const ir_value *v)
+{
+	for (int a = 0; a < body->nargs; a++)
+		if (body->args[a] == v)
+			return false;
+	for (const ir_op *d = v->def; d; d = d->parent ? d->parent->parent : NULL)
+		if (d->parent == body)
+			return false;
+	return true;
+}
+
+/* The conversions to #shared in body, of values computed before the loop, that stage an
+ * operand of a tensor-core dot of the body (only it reads them): at most 2, in keep;
+ * their count. */
+static int hoistable(piper *p, ir_block *body, staged *st, int n, ir_op **keep)
+{
+	int k = 0;
+	for (ir_op *dot = body->first; dot && k < 2; dot = dot->next) {
+		gpu_layout dl;
+		if (dot->code != IR_OP_DOT || !dot->results[0].type->layout ||
+		    !gpu_layout_parse(dot->results[0].type->layout, &dl) || !dl.mma)
+			continue;
+		for (int i = 0; i < 2 && k < 2; i++) {
+			ir_value *x = dot->operands[i];
+			ir_op *cv = x->def;
+			if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || cv->parent != body || !gpu_is_shared(x->type) ||
+			    !outside(body, cv->operands[0]) || only_user(p, body, x) != dot)
+				continue;
+			bool dup = false;
+			for (int j = 0; j < k; j++)
+				dup |= keep[j] == cv;
+			for (int j = 0; j < n; j++)
+				dup |= st[j].cvt == cv;
+			if (!dup)
+				keep[k++] = cv;
+		}
+	}
+	return k;
+}
+
 /* The shared memory the target's programs may use. */
 static int64_t smem_budget(int cc)
 {
@@ -357,11 +398,29 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		slot_bytes += ir_type_numel(vt) * gpu_elem_bytes(vt->elem);
 	}
 	slot_bytes = (slot_bytes + 1023) / 1024 * 1024;
-	while (stages > 1 && stages * slot_bytes > smem_budget(cc))
+	/* a loop-invariant operand staged for the same dot (attention's Q) is staged once,
+	 * before the loop, above the slots: it stays there through the loop */
+	ir_op *keep[2];
+	int nkeep = hoistable(p, body, st, n, keep);
+	int64_t kept = 0;
+	for (int h = 0; h < nkeep; h++) {
+		const ir_type *t = keep[h]->results[0].type;
+		kept = (kept + 1023) / 1024 * 1024 + ir_type_numel(t) * gpu_elem_bytes(t->elem);
+	}
+	while (stages > 1 && stages * slot_bytes + kept > smem_budget(cc))
 		stages--;
 	if (stages < 2)
 		goto out;
 	int ring = p->rings++;
+	for (int h = 0, at = 0; h < nkeep; h++) {
+		const ir_type *t = keep[h]->results[0].type;
+		at = (int)((at + 1023) / 1024 * 1024);
+		ir_op_remove(keep[h]);
+		ir_block_insert_before(fo->parent, fo, keep[h]);
+		ir_op_set_int(p->c, keep[h], "ring", ring);
+		ir_op_set_int(p->c, keep[h], "within", stages * slot_bytes + at);
+		at += (int)(ir_type_numel(t) * gpu_elem_bytes(t->elem));
+	}
 	const ir_type *it = iv->type;
 	ir_value *lo = fo->operands[0], *hi = fo->operands[1];
 
@@ -458,7 +517,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_op *drain = ir_build(&ab, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
 	ir_op_set_int(p->c, drain, "pending", 0);
 	ir_op_set_int(p->c, fo, "ring", ring);
-	ir_op_set_int(p->c, fo, "ring_bytes", stages * slot_bytes);
+	ir_op_set_int(p->c, fo, "ring_bytes", stages * slot_bytes + kept);
 	ir_op_set_int(p->c, fo, "pipelined_stages", stages);
 out:
 	valset_free(&ops);

@@ -8,7 +8,8 @@
  * what it writes. A loop the pipeline pass gave a ring of shared buffers ({ring},
  * {ring_bytes}) keeps it above what its body uses otherwise, for the whole loop and the
  * prologue before it; each local_view of the ring gets {smem_offset} = the ring's base +
- * its place in a slot ({within}), and {ring_end}, where the ring ends. After the loop (its last copies waited for), the
+ * its place in a slot ({within}), and {ring_end}, where the ring ends; so does a
+ * conversion the pipeline staged once before the loop ({ring}, {within} past the slots). After the loop (its last copies waited for), the
  * memory is free again. */
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
@@ -50,7 +51,9 @@ static int64_t walk(planner *pl, ir_block *b)
 			most = inner > most ? inner : most;
 		}
 		int64_t bytes = gpu_smem_bytes(op, threads, warp);
-		if (op->code == IR_OP_CONVERT_LAYOUT && gpu_is_shared(op->results[0].type)) {
+		if (op->code == IR_OP_CONVERT_LAYOUT && ir_op_attr(op, "ring")) {
+			/* staged once before a pipelined loop, in its ring (place_views) */
+		} else if (op->code == IR_OP_CONVERT_LAYOUT && gpu_is_shared(op->results[0].type)) {
 			/* a tile staged for the op after it: above the others staged for it, on
 			 * its swizzle pattern's boundary (wgmma's NVMMA layouts: 1024 bytes) */
 			const ir_type *st = op->results[0].type;
@@ -82,7 +85,7 @@ static void place_views(planner *pl, ir_block *b)
 	for (ir_op *op = b->first; op; op = op->next) {
 		for (int r = 0; r < op->nregions; r++)
 			place_views(pl, op->regions[r]);
-		if (op->code != IR_OP_LOCAL_VIEW)
+		if (op->code != IR_OP_LOCAL_VIEW && !(op->code == IR_OP_CONVERT_LAYOUT && ir_op_attr(op, "ring")))
 			continue;
 		int64_t ring = ir_op_int(op, "ring", -1);
 		if (ring < 0 || ring >= MAX_RINGS) {
