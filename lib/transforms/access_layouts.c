@@ -27,15 +27,6 @@ typedef struct anchorer {
 	int warp, warps;
 } anchorer;
 
-static const ir_type *in_layout(anchorer *s, const ir_type *t, const gpu_layout *l)
-{
-	strbuf b = {0};
-	gpu_layout_print(&b, l);
-	const ir_type *r = b.data ? ir_type_tile_layout(s->c, t->elem, t->rank, t->shape, b.data) : NULL;
-	strbuf_free(&b);
-	return r;
-}
-
 /* The layout of 16-byte runs for a [rows, cols] tile with w elements per run; false when
  * the CTA cannot cover the tile with it without copies. */
 static bool run_layout(const anchorer *s, const int64_t *shape, int w, gpu_layout *l)
@@ -93,7 +84,7 @@ static void anchor(anchorer *s, ir_op *op)
 	gpu_layout l;
 	if (!run_layout(s, pt->shape, w, &l))
 		return;
-	const ir_type *want = in_layout(s, pt, &l);
+	const ir_type *want = gpu_type_in_layout(s->c, pt, &l);
 	if (!want)
 		return;
 	for (int i = 0; i < op->noperands; i++)

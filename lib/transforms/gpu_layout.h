@@ -225,6 +225,8 @@ int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r,
  * paneled), "mma<version = 2, warps [2, 2]>", "mma<version = 3, warps [4, 1], instr [64,
  * 128, 16]>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
+/* Tile type t (its shape and element type) in layout l; NULL when out of memory. */
+const ir_type *gpu_type_in_layout(ir_context *c, const ir_type *t, const gpu_layout *l);
 /* Makes l the mma.sync accumulator layout with w0 x w1 warps (its blocked fields too). */
 void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1);
 /* Makes l the wgmma accumulator layout with w0 x w1 warps (w0 a multiple of 4) and

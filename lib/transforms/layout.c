@@ -140,6 +140,15 @@ int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r,
 	return (c / w) * shape[0] * w + r * w + (((cc / l->vec) ^ phase) * l->vec) + cc % l->vec;
 }
 
+const ir_type *gpu_type_in_layout(ir_context *c, const ir_type *t, const gpu_layout *l)
+{
+	strbuf b = {0};
+	gpu_layout_print(&b, l);
+	const ir_type *r = b.data ? ir_type_tile_layout(c, t->elem, t->rank, t->shape, b.data) : NULL;
+	strbuf_free(&b);
+	return r;
+}
+
 void gpu_layout_print(strbuf *s, const gpu_layout *l)
 {
 	if (l->kind == GPU_SHARED) {

@@ -48,10 +48,7 @@ typedef struct assigner {
 
 static const ir_type *typed(assigner *s, const ir_type *t, const gpu_layout *l)
 {
-	strbuf b = {0};
-	gpu_layout_print(&b, l);
-	const ir_type *r = b.data ? ir_type_tile_layout(s->c, t->elem, t->rank, t->shape, b.data) : t;
-	strbuf_free(&b);
+	const ir_type *r = gpu_type_in_layout(s->c, t, l);
 	return r ? r : t;
 }
 

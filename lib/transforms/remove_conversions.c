@@ -75,11 +75,7 @@ static const ir_type *in_layout(rewriter *w, const ir_type *t, const char *layou
 
 static const ir_type *with_layout(rewriter *w, const ir_type *t, const gpu_layout *l)
 {
-	strbuf b = {0};
-	gpu_layout_print(&b, l);
-	const ir_type *r = b.data ? in_layout(w, t, b.data) : NULL;
-	strbuf_free(&b);
-	return r;
+	return gpu_type_in_layout(w->c, t, l);
 }
 
 /* Whether tile x can be computed again in layout l from scalars alone, cheaply: a splat,
