@@ -309,13 +309,19 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 	if (need > G->smem_bytes)
 		G->smem_bytes = need;
 	gtile *g = tget(c, v);
-	/* a thread's run of consecutive elements along a row goes as one vector store (at
-	 * most 16 bytes): it stays consecutive in a #shared layout whose swizzle groups it
-	 * divides */
+	/* a thread's run of consecutive elements (consecutive slots, along the layout's
+	 * fastest dimension) goes as one vector store (at most 16 bytes) where it stays
+	 * consecutive: in the row-major buffer when it runs along the last dimension, in a
+	 * #shared layout that stores its dimension contiguously and whose swizzle groups it
+	 * divides (gpu_run_fits_shared); else element by element */
 	int64_t eb = gpu_elem_bytes(t->elem);
-	int w = t->elem->kind == IR_I1 || t->rank < 1 ? 1 : gpu_layout_run(t, G->warp, G->T / G->warp);
-	while (w > 1 && (w * eb > 16 || g->n % w || t->shape[t->rank - 1] % w ||
-			 (as && tile_layout(c, as)->l.vec % w)))
+	int dim = 0;
+	int w = t->elem->kind == IR_I1 || t->rank < 1 ? 1 : gpu_layout_run_dim(t, G->warp, G->T / G->warp, &dim);
+	if (w > 1 && (as ? t->rank != 2 || !gpu_run_fits_shared(&tile_layout(c, as)->l, t->shape, dim, w)
+			 : dim != t->rank - 1))
+		w = 1;
+	while (w > 1 && (w * eb > 16 || g->n % w || t->shape[dim] % w ||
+			 (as && !gpu_run_fits_shared(&tile_layout(c, as)->l, t->shape, dim, w))))
 		w /= 2;
 	for (int e = 0; e < g->n; e += w) {
 		LLVMValueRef x = g->v[e], i = owned(c, t, e);
@@ -782,11 +788,13 @@ static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, un
 	LLVMPositionBuilderAtEnd(c->b, join);
 }
 
-/* Elements per access: what the coalesce pass recorded ({vec}), within a thread's group. */
+/* Elements per access: what the coalesce pass recorded ({vec}), within a thread's run
+ * (consecutive slots, consecutive along the layout's fastest dimension, the one coalesce
+ * measured the pointers' contiguity along). */
 static int access_width(const ir_op *op, const ir_type *t)
 {
-	int w = (int)ir_op_int(op, "vec", 1);
-	int v = gpu_layout_run(t, G->warp, G->T / G->warp);
+	int w = (int)ir_op_int(op, "vec", 1), dim;
+	int v = gpu_layout_run_dim(t, G->warp, G->T / G->warp, &dim);
 	return w >= 1 && w <= v ? w : 1;
 }
 
@@ -1456,8 +1464,9 @@ static void lower_local_view(cg *c, const ir_op *op)
 }
 
 /* async_copy %view, %ptrs, %mask: each run of {vec} consecutive elements a thread holds
- * is one cp.async to where the view's #shared layout puts it; a masked-off run copies
- * nothing and zero-fills. */
+ * (along its layout's fastest dimension, which the view's #shared layout must store
+ * contiguously) is one cp.async to where that layout puts the run's first element; a
+ * masked-off run copies nothing and zero-fills. */
 static void lower_async_copy(cg *c, const ir_op *op)
 {
 	if (!c->isa->cp_async)
@@ -1467,10 +1476,11 @@ static void lower_async_copy(cg *c, const ir_op *op)
 	const ir_type *dt = dv->type, *pt = p->type, *e = dt->elem;
 	gtile *d = tget(c, dv);
 	int64_t eb = gpu_elem_bytes(e);
-	int w = (int)ir_op_int(op, "vec", 1);
-	int run = gpu_layout_run(pt, G->warp, G->T / G->warp);
+	int w = (int)ir_op_int(op, "vec", 1), dim;
+	int run = gpu_layout_run_dim(pt, G->warp, G->T / G->warp, &dim);
 	int bytes = (int)(w * eb);
-	if (w > run || (bytes != 4 && bytes != 8 && bytes != 16) || tile_layout(c, dt)->l.vec % w)
+	if (w > run || (bytes != 4 && bytes != 8 && bytes != 16) || pt->rank != 2 ||
+	    !gpu_run_fits_shared(&tile_layout(c, dt)->l, pt->shape, dim, w))
 		cg_fail(c, op, "internal: an async copy of %d elements of %d bytes per access", w, (int)eb);
 	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &(LLVMValueRef){cg_i64(c, d->smem)}, 1, "");
 	if (d->dyn)

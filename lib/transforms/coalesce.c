@@ -1,6 +1,7 @@
 /* coalesce.c: chooses how wide each global access of a GPU kernel is. For every load,
  * store and atomic on a tile of pointers, the widest access (at most 16 bytes, at most a
- * thread's group of consecutive elements, within one row) that the axis analysis proves
+ * thread's run of consecutive elements, within one row, or within one column when the
+ * layout's fastest dimension is dim 0: gpu_layout_run_dim) that the axis analysis proves
  * aligned and contiguous, with the mask constant over it, is recorded as {vec = N} on the
  * op; the lowering then moves N elements per instruction. Consecutive threads hold
  * consecutive groups (gpu_layout.h, and the layouts access-layouts chose for 2-D tiles),
@@ -24,15 +25,17 @@ static int access_width(const axis_info *ai, const ir_op *op, int warp, int warp
 		m = op->operands[2];
 	else if (op->code == IR_OP_ATOMIC_RMW)
 		return 1; /* atomics go one element at a time */
-	int v = gpu_layout_run(p->type, warp, warps);
+	int dim, v = gpu_layout_run_dim(p->type, warp, warps, &dim);
 	if (v <= 1)
 		return 1;
-	int w = axis_vector_width(ai, p, m, 16);
+	/* along the dimension of the thread's run: the last one, or dim 0 for the runs
+	 * access-layouts gives pointers contiguous down the columns */
+	int w = axis_vector_width_dim(ai, p, m, dim, 16);
 	while (w > v)
 		w /= 2;
-	/* a group must not straddle rows: it lies within the last dimension */
-	int64_t last = p->type->shape[p->type->rank - 1];
-	while (w > 1 && last % w)
+	/* a group must not straddle rows (columns): it lies within its dimension */
+	int64_t ext = p->type->shape[dim];
+	while (w > 1 && ext % w)
 		w /= 2;
 	return w < 1 ? 1 : w;
 }

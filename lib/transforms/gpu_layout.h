@@ -315,22 +315,48 @@ static inline bool gpu_type_layout(const ir_type *t, int warp, int warps, gpu_la
 	return gpu_layout_parse(t->layout, l);
 }
 
-/* How many consecutive elements along the last dimension a thread holds in consecutive
- * slots of a tile of type t (the widest run one vector access can move): a canonical
- * tile's group, a blocked layout's per_thread along its fastest dimension when that is the
- * last one, else 1. */
-static inline int gpu_layout_run(const ir_type *t, int warp, int warps)
+/* How many consecutive elements a thread holds in consecutive slots of a tile of type t
+ * (the widest run one vector access can move), and along which dimension (*dim): a
+ * canonical tile's group, along the last dimension; a blocked layout's per_thread along
+ * its fastest dimension (order[0]: consecutive slots step along it first,
+ * gpu_layout_slot), which is dim 0 for the runs access-layouts gives accesses whose
+ * pointers are contiguous along dim 0; else 1. */
+static inline int gpu_layout_run_dim(const ir_type *t, int warp, int warps, int *dim)
 {
 	gpu_layout l, canon;
+	*dim = t->kind == IR_TILE && t->rank > 0 ? t->rank - 1 : 0;
 	if (t->kind != IR_TILE || !gpu_type_layout(t, warp, warps, &l))
 		return 1;
 	int64_t n = ir_type_numel(t);
 	canon = gpu_layout_canonical(t, warp, warps);
 	if (gpu_layout_equal(&l, &canon))
 		return n >= (int64_t)warp * warps ? gpu_group(n, warp * warps) : 1;
-	if (l.kind != GPU_BLOCKED || l.rank != t->rank || l.order[0] != t->rank - 1)
+	if (l.kind != GPU_BLOCKED || l.rank != t->rank)
 		return 1;
-	return l.spt[t->rank - 1];
+	*dim = l.order[0];
+	return l.spt[l.order[0]];
+}
+
+/* The run along the last dimension only (1 when the fastest dimension is another). */
+static inline int gpu_layout_run(const ir_type *t, int warp, int warps)
+{
+	int dim, run = gpu_layout_run_dim(t, warp, warps, &dim);
+	return t->kind == IR_TILE && dim == t->rank - 1 ? run : 1;
+}
+
+/* Whether runs of w consecutive elements that a thread holds along dim (of a 2-D tile of
+ * `shape`) stay consecutive when written to shared layout s, so that one vector store or
+ * one cp.async moves each: s stores that dimension contiguously (order[0]), and w divides
+ * its swizzle groups and the rows they lie in (the run then starts at a multiple of w
+ * within a group, which the swizzle moves whole). */
+static inline bool gpu_run_fits_shared(const gpu_layout *s, const int64_t *shape, int dim, int w)
+{
+	if (w <= 1)
+		return true;
+	if (s->kind != GPU_SHARED || s->order[0] != dim)
+		return false;
+	int64_t row = s->panel ? s->panel : shape[dim];
+	return s->vec % w == 0 && row % w == 0 && shape[dim] % w == 0;
 }
 
 static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps)

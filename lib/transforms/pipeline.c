@@ -21,7 +21,8 @@
  *
  * A load qualifies when its only use is its conversion to a #shared layout for a dot in
  * the same body whose result is in an #mma layout, its `other` is absent or zero (the
- * copy zero-fills masked elements), and it moves 4, 8 or 16 bytes per access ({vec}).
+ * copy zero-fills masked elements), it moves 4, 8 or 16 bytes per access ({vec}), and
+ * each access lands whole in the #shared layout (gpu_run_fits_shared).
  * Stage 0, what the copies need, is the backward slice of the loads' pointers and masks
  * in the body: pure region-free ops of the induction variable, loop-invariant values and
  * carried values (the pointer tiles) whose next value stage 0 computes too. It is cloned
@@ -120,6 +121,15 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 		return false;
 	ir_op *cv = only_user(p, body, &op->results[0]);
 	if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || !gpu_is_shared(cv->results[0].type))
+		return false;
+	/* each access a thread makes lands whole in the slot: the #shared layout stores the
+	 * run's dimension contiguously (a run down the columns needs order [0, 1]) */
+	gpu_layout sl;
+	int warp, warps, dim;
+	if (!gpu_func_shape(p->f, &warp, &warps) || !gpu_layout_parse(cv->results[0].type->layout, &sl))
+		return false;
+	gpu_layout_run_dim(pt, warp, warps, &dim);
+	if (!gpu_run_fits_shared(&sl, pt->shape, dim, (int)ir_op_int(op, "vec", 1)))
 		return false;
 	ir_op *dot = only_user(p, body, &cv->results[0]);
 	if (!dot || dot->code != IR_OP_DOT || dot->operands[2] == &cv->results[0])

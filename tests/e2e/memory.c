@@ -11,7 +11,10 @@
  *   masked      masked loads with an `other` value, a scalar load, a scalar store, and a
  *               store under a mask with holes
  *   bool_masks  a store under a mask loaded from a bool tensor, and a masked bool load whose
- *               `other` is a bool tile (vectorized bool loads on the GPUs) */
+ *               `other` is a bool tile (vectorized bool loads on the GPUs)
+ *   transposed  an fp16 tile loaded transposed (pointers contiguous along dim 0: 16-byte
+ *               runs down the columns on the GPUs) under a column mask, stored row-major
+ *               with `other` showing, and stored back transposed under the mask */
 #include "e2e.h"
 
 #include <math.h>
@@ -192,6 +195,34 @@ static void test_bool_masks(int n, uint64_t seed)
 	e2e_end();
 }
 
+static void test_transposed(int C, uint64_t seed)
+{
+	enum { BR = 64, BC = 32, STRIDE = 80 };
+	e2e_begin("transposed C=%d", C);
+	tilert_kernel *k = e2e_kernel("transposed", "transposed");
+	e2e_rng r = e2e_rng_new(seed);
+	int P = (C + BC - 1) / BC, ldo = P * BC, stride = STRIDE;
+	size_t nx = (size_t)C * STRIDE, no = (size_t)BR * ldo;
+	uint16_t *x = e2e_alloc(nx * 2), *out = e2e_alloc(no * 2), *back = e2e_alloc(nx * 2);
+	e2e_fill_f16(&r, x, nx, -8, 8);
+	e2e_poison_f16(out, no);
+	e2e_poison_f16(back, nx);
+	double *wo = malloc(no * sizeof(double)), *wb = malloc(nx * sizeof(double));
+	for (int i = 0; i < BR; i++)
+		for (int j = 0; j < ldo; j++)
+			wo[(size_t)i * ldo + j] = 2.0 * (j < C ? e2e_h2f(x[(size_t)j * STRIDE + i]) : 1.5);
+	for (size_t i = 0; i < nx; i++) /* columns past BR of each row stay poisoned */
+		wb[i] = i % STRIDE < BR ? e2e_round_f16(e2e_h2f(x[i]) + 1.0f) : NAN;
+	void *args[] = {&x, &out, &back, &C, &stride, &ldo};
+	if (!e2e_launch(k, (unsigned)P, 1, 1, args, 6)) {
+		e2e_cmp_f16("x^T row-major, other where masked", out, wo, no, E2E_EXACT);
+		e2e_cmp_f16("stored back transposed under the mask", back, wb, nx, E2E_EXACT);
+	}
+	free(wo);
+	free(wb);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -207,5 +238,8 @@ int main(int argc, char **argv)
 		E2E_RUN(test_masked(ns[i], 9200 + i));
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(ns); i++)
 		E2E_RUN(test_bool_masks(ns[i], 9300 + i));
+	static const int cs[] = {1, 31, 32, 97};
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(cs); i++)
+		E2E_RUN(test_transposed(cs[i], 9400 + i));
 	return e2e_finish();
 }

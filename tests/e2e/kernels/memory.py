@@ -91,3 +91,18 @@ def bool_masks(x_ptr, m_ptr, out_ptr, keep_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs), mask=sel)
     keep = tl.load(m_ptr + offs, mask=offs < n, other=offs % 3 == 0)
     tl.store(keep_ptr + offs, keep)
+
+
+@triton.jit
+def transposed(x_ptr, out_ptr, back_ptr, C, stride, ldo, BR: tl.constexpr, BC: tl.constexpr):
+    # x holds C rows of `stride` elements; the tile is a slice of x^T: element (r, c) is
+    # x[c, r], contiguous down the columns (16-byte runs along dim 0 on the GPUs)
+    pid = tl.program_id(0)
+    r = tl.arange(0, BR)
+    c = pid * BC + tl.arange(0, BC)
+    m = c[None, :] < C
+    t = tl.load(x_ptr + c[None, :] * stride + r[:, None], mask=m, other=1.5)
+    # the tile row-major, `other` included (no mask: out has BR rows of ldo >= C)
+    tl.store(out_ptr + r[:, None] * ldo + c[None, :], t * 2.0)
+    # and back where it came from, again contiguous along dim 0, under the mask
+    tl.store(back_ptr + c[None, :] * stride + r[:, None], t + 1.0, mask=m)
