@@ -227,7 +227,8 @@ int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r,
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
 /* Tile type t (its shape and element type) in layout l; NULL when out of memory. */
 const ir_type *gpu_type_in_layout(ir_context *c, const ir_type *t, const gpu_layout *l);
-/* Makes l the mma.sync accumulator layout with w0 x w1 warps (its blocked fields too). */
+/* Makes l the mma.sync accumulator layout with w0 x w1 warps (its blocked fields too; not
+ * its kind or dim, which a slice of it sets). */
 void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1);
 /* Makes l the wgmma accumulator layout with w0 x w1 warps (w0 a multiple of 4) and
  * instructions m64nNk16 with N = instr_n. */

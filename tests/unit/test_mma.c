@@ -128,7 +128,7 @@ int main(void)
 	gpu_mma small = {.kind = GPU_MMA_F16, .M = 16, .N = 8, .K = 16};
 	CHECK(!gpu_mma_plan_shape(&small, 4));
 	/* the layout's text form */
-	gpu_layout l, back;
+	gpu_layout l = {.kind = GPU_BLOCKED}, back; /* the fill sets the distribution, not the kind */
 	gpu_layout_mma_fill(&l, 2, 4);
 	strbuf s = {0};
 	gpu_layout_print(&s, &l);
