@@ -61,24 +61,11 @@ static const ir_type *i32(piper *p)
 	return ir_type_scalar(p->c, IR_I32);
 }
 
-/* Uses of v in block b, nested regions included. */
-static int uses(const ir_block *b, const ir_value *v)
-{
-	int n = 0;
-	for (const ir_op *op = b->first; op; op = op->next) {
-		for (int i = 0; i < op->noperands; i++)
-			n += op->operands[i] == v;
-		for (int r = 0; r < op->nregions; r++)
-			n += uses(op->regions[r], v);
-	}
-	return n;
-}
-
 /* The single op of block b using v (not counting nested regions): NULL unless there is
  * exactly one use in the function and it is there. */
 static ir_op *only_user(piper *p, ir_block *b, const ir_value *v)
 {
-	if (uses(p->f->body, v) != 1)
+	if (walk_count_uses(p->f->body, v) != 1)
 		return NULL;
 	for (ir_op *op = b->first; op; op = op->next)
 		for (int i = 0; i < op->noperands; i++)
@@ -278,9 +265,9 @@ static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k)
 		return NULL;
 	ir_op *y = body->last;
 	for (int a = 1; a < body->nargs; a++) {
-		if (dot->operands[2] != body->args[a] || uses(p->f->body, body->args[a]) != 1)
+		if (dot->operands[2] != body->args[a] || walk_count_uses(p->f->body, body->args[a]) != 1)
 			continue;
-		if (uses(p->f->body, &dot->results[0]) == 1 && y->operands[a - 1] == &dot->results[0]) {
+		if (walk_count_uses(p->f->body, &dot->results[0]) == 1 && y->operands[a - 1] == &dot->results[0]) {
 			*k = a - 1;
 			return dot;
 		}
@@ -344,7 +331,7 @@ static void sweep(piper *p, ir_block *b)
 			prev = op->prev;
 			if (!(ir_ops[op->code].traits & T_PURE) || op->nregions || op->nresults != 1)
 				continue;
-			if (!uses(p->f->body, &op->results[0])) {
+			if (!walk_count_uses(p->f->body, &op->results[0])) {
 				ir_op_remove(op);
 				again = true;
 			}
@@ -389,11 +376,11 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		}
 		for (int r = 0; r < op->nregions; r++)
 			for (int a = 0; a < nc; a++)
-				if (carried[a] && uses(op->regions[r], body->args[1 + a]))
+				if (carried[a] && walk_count_uses(op->regions[r], body->args[1 + a]))
 					goto out;
 	}
 	for (int a = 0; a < nc; a++)
-		if (carried[a] && uses(p->f->body, &fo->results[a]))
+		if (carried[a] && walk_count_uses(p->f->body, &fo->results[a]))
 			goto out;
 	/* the ring: S slots, each the staged tiles one after the other */
 	int64_t slot_bytes = 0;

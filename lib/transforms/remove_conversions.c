@@ -325,19 +325,6 @@ static void carry_loop(rewriter *w, ir_op *op)
 	}
 }
 
-/* Uses of v anywhere in block b (nested regions included). */
-static int count_uses(const ir_block *b, const ir_value *v)
-{
-	int n = 0;
-	for (const ir_op *op = b->first; op; op = op->next) {
-		for (int i = 0; i < op->noperands; i++)
-			n += op->operands[i] == v;
-		for (int r = 0; r < op->nregions; r++)
-			n += count_uses(op->regions[r], v);
-	}
-	return n;
-}
-
 /* expand_dims(convert(s)) with s in a slice along the axis, used only by broadcasts to
  * the slice's parent layout: expand s itself, in the parent layout. */
 static void expand_slice(rewriter *w, ir_op *op)
@@ -367,7 +354,7 @@ static void expand_slice(rewriter *w, ir_op *op)
 					return;
 				uses++;
 			}
-	if (!uses || uses != count_uses(w->f->body, &op->results[0]))
+	if (!uses || uses != walk_count_uses(w->f->body, &op->results[0]))
 		return;
 	ir_op *e = ir_op_create(w->c, IR_OP_EXPAND_DIMS, 1, &sv, 1, &pt, op->loc);
 	for (int i = 0; i < op->nattrs; i++)
