@@ -17,49 +17,18 @@
  * otherwise (broadcast between layouts, trans, join, split, scans), go through shared
  * memory with barriers; a dot reads its operands from shared memory, where convert_layout
  * to a #shared layout staged them (swizzled); on tensor cores (the #mma layout) through
- * ldmatrix and mma.sync (lower_mma.c). A reduction of a whole 1-D tile uses warp
+ * ldmatrix and mma.sync (lower_mma.c) or wgmma (lower_wgmma.c); dots and the pipeline ring
+ * are lowered in lower_gpu_dot.c. A reduction of a whole 1-D tile uses warp
  * shuffles. Contiguous global accesses whose alignment the axis analysis proves become
  * 16-byte vector loads and stores. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/cg.h"
-#include "codegen/gpu_isa.h"
-#include "codegen/lower.h"
-#include "codegen/lower_mma.h"
-#include "codegen/lower_wgmma.h"
+#include "codegen/lower_gpu.h"
 #include "transforms/axis_info.h"
-#include "transforms/gpu_layout.h"
 
-typedef struct gtile {
-	int n;             /* elements this thread holds (E) */
-	LLVMValueRef *v;   /* their values */
-	int64_t smem;      /* a #shared tile: its byte offset in shared memory (n is 0) */
-	LLVMValueRef dyn;  /* a ring slot's #shared tile (local_view): bytes added at run time
-			    * (i64), or NULL */
-} gtile;
-
-typedef struct gpu {
-	cg *c;
-	int T;                  /* threads per program */
-	int warp;               /* threads per warp */
-	LLVMValueRef tid;       /* thread index (i32) */
-	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
-	int64_t smem_bytes;     /* the most any op needs */
-	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
-	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
-	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
-} gpu;
-
-/* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
- * lowering indexes with the direct formula of owned_index. */
-typedef struct tlayout {
-	gpu_layout l;
-	bool canonical;
-} tlayout;
-
-static gpu *G; /* the program being lowered; lower_gpu_func is not reentrant per cg */
+gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
 /* ---- values --------------------------------------------------------------------------- */
 
@@ -68,7 +37,7 @@ static bool is_tile(const ir_type *t)
 	return t->kind == IR_TILE;
 }
 
-static LLVMValueRef sget(cg *c, const ir_value *v)
+LLVMValueRef lg_sget(cg *c, const ir_value *v)
 {
 	LLVMValueRef x = ir_ptrmap_get(&c->vals, v);
 	if (!x)
@@ -76,7 +45,7 @@ static LLVMValueRef sget(cg *c, const ir_value *v)
 	return x;
 }
 
-static gtile *tget(cg *c, const ir_value *v)
+gtile *lg_tget(cg *c, const ir_value *v)
 {
 	gtile *t = ir_ptrmap_get(&c->vals, v);
 	if (!t)
@@ -84,13 +53,13 @@ static gtile *tget(cg *c, const ir_value *v)
 	return t;
 }
 
-static void put(cg *c, const ir_value *v, void *x)
+void lg_put(cg *c, const ir_value *v, void *x)
 {
 	if (!ir_ptrmap_put(&c->vals, v, x))
 		cg_fail(c, v->def, "out of memory");
 }
 
-static gtile *new_tile(cg *c, int n)
+gtile *lg_new_tile(cg *c, int n)
 {
 	gtile *t = ARENA_NEW(c->a, gtile);
 	t->n = n;
@@ -100,34 +69,34 @@ static gtile *new_tile(cg *c, int n)
 }
 
 /* Elements per thread and group size for a tile of numel elements. */
-static int per_thread(int64_t numel)
+int lg_per_thread(int64_t numel)
 {
-	return gpu_per_thread(numel, G->T);
+	return gpu_per_thread(numel, lg_prog->T);
 }
 
 static int group(int64_t numel)
 {
-	return gpu_group(numel, G->T);
+	return gpu_group(numel, lg_prog->T);
 }
 
 /* The flattened index (i32) of this thread's e-th element of a tile of numel elements. */
-static LLVMValueRef owned_index(cg *c, int64_t numel, int e)
+LLVMValueRef lg_owned_index(cg *c, int64_t numel, int e)
 {
-	if (numel < G->T)
-		return LLVMBuildURem(c->b, G->tid, cg_i32(c, numel), "");
+	if (numel < lg_prog->T)
+		return LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, numel), "");
 	int V = group(numel);
-	LLVMValueRef base = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, cg_i32(c, (e / V) * G->T), G->tid, ""),
+	LLVMValueRef base = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, cg_i32(c, (e / V) * lg_prog->T), lg_prog->tid, ""),
 					 cg_i32(c, V), "");
 	return LLVMBuildAdd(c->b, base, cg_i32(c, e % V), "");
 }
 
-static const tlayout *tile_layout(cg *c, const ir_type *t)
+const tlayout *lg_tile_layout(cg *c, const ir_type *t)
 {
 	tlayout *tl = ir_ptrmap_get(&c->layouts, t);
 	if (tl)
 		return tl;
 	tl = ARENA_NEW(c->a, tlayout);
-	gpu_layout want = gpu_layout_canonical(t, G->warp, G->T / G->warp);
+	gpu_layout want = gpu_layout_canonical(t, lg_prog->warp, lg_prog->T / lg_prog->warp);
 	if (t->rank > GPU_MAX_RANK) {
 		tl->l = want; /* no layout: the flattened distribution */
 		tl->canonical = true;
@@ -138,7 +107,7 @@ static const tlayout *tile_layout(cg *c, const ir_type *t)
 	if (!t->layout) {
 		tl->l = want;
 	} else if (!gpu_layout_parse(t->layout, &tl->l) ||
-		   !gpu_layout_fits(&tl->l, t->shape, t->rank, G->warp, G->T / G->warp)) {
+		   !gpu_layout_fits(&tl->l, t->shape, t->rank, lg_prog->warp, lg_prog->T / lg_prog->warp)) {
 		cg_fail(c, NULL, "internal: tile layout '#%s' is not implemented", t->layout);
 	}
 	tl->canonical = gpu_layout_equal(&tl->l, &want);
@@ -148,23 +117,23 @@ static const tlayout *tile_layout(cg *c, const ir_type *t)
 }
 
 /* Elements this thread holds of a tile of type t. */
-static int slots(cg *c, const ir_type *t)
+int lg_slots(cg *c, const ir_type *t)
 {
-	const tlayout *tl = tile_layout(c, t);
-	return tl->canonical ? per_thread(ir_type_numel(t)) : gpu_layout_slots(&tl->l, t->shape, t->rank);
+	const tlayout *tl = lg_tile_layout(c, t);
+	return tl->canonical ? lg_per_thread(ir_type_numel(t)) : gpu_layout_slots(&tl->l, t->shape, t->rank);
 }
 
 /* The flattened index (i32) of this thread's slot e of a tile of type t. */
-static LLVMValueRef owned(cg *c, const ir_type *t, int e)
+LLVMValueRef lg_owned(cg *c, const ir_type *t, int e)
 {
-	const tlayout *tl = tile_layout(c, t);
+	const tlayout *tl = lg_tile_layout(c, t);
 	if (tl->canonical)
-		return owned_index(c, ir_type_numel(t), e);
+		return lg_owned_index(c, ir_type_numel(t), e);
 	const gpu_layout *l = &tl->l;
 	int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
 	gpu_layout_slot(l, t->shape, t->rank, e, rep, in);
-	LLVMValueRef lane = LLVMBuildURem(c->b, G->tid, cg_i32(c, G->warp), "");
-	LLVMValueRef wid = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
+	LLVMValueRef lane = LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
+	LLVMValueRef wid = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
 	LLVMValueRef flat = cg_i32(c, 0);
 	int ls = 1, ws = 1;
 	LLVMValueRef coord[GPU_MAX_RANK], lds[GPU_MAX_RANK], wds[GPU_MAX_RANK];
@@ -203,19 +172,19 @@ static LLVMValueRef owned(cg *c, const ir_type *t, int e)
 }
 
 /* Element e of operand v: a tile's own element, or a scalar broadcast. */
-static LLVMValueRef opnd(cg *c, const ir_value *v, int e)
+LLVMValueRef lg_opnd(cg *c, const ir_value *v, int e)
 {
 	if (is_tile(v->type))
-		return tget(c, v)->v[e];
-	return sget(c, v);
+		return lg_tget(c, v)->v[e];
+	return lg_sget(c, v);
 }
 
 /* ---- shared memory ---------------------------------------------------------------------- */
 
-static void barrier(cg *c)
+void lg_barrier(cg *c)
 {
 	c->isa->barrier(c);
-	G->pending = false;
+	lg_prog->pending = false;
 }
 
 /* ---- writes by one thread, read by all ------------------------------------------------------- */
@@ -231,9 +200,9 @@ static bool one_thread_store(const ir_op *op)
 		return false;
 	const ir_type *p = op->operands[0]->type;
 	if (p->kind == IR_TILE)
-		return ir_type_numel(p) < G->T;
+		return ir_type_numel(p) < lg_prog->T;
 	if (p->elem->kind == IR_TILE) /* a block pointer */
-		return ir_type_numel(p->elem) < G->T;
+		return ir_type_numel(p->elem) < lg_prog->T;
 	return true;
 }
 
@@ -256,8 +225,8 @@ static bool block_has(const ir_block *b, bool (*pred)(const ir_op *))
 
 static void sync_reads(cg *c)
 {
-	if (G->pending)
-		barrier(c);
+	if (lg_prog->pending)
+		lg_barrier(c);
 }
 
 /* Before a loop whose regions are body[0..n): settles a pending store once, and makes the
@@ -272,33 +241,30 @@ static bool loop_enter(cg *c, const ir_block *const *body, int n)
 	if (reads)
 		sync_reads(c);
 	if (reads && writes)
-		G->pending = true;
-	return writes || G->pending;
+		lg_prog->pending = true;
+	return writes || lg_prog->pending;
 }
 
 static void loop_exit(bool pending)
 {
-	G->pending |= pending;
+	lg_prog->pending |= pending;
 }
 
 /* The barrier before an op overwrites shared memory that others may still read: placed by
  * the insert-barriers pass when it ran, else here. */
-static void lead_barrier(cg *c)
+void lg_lead_barrier(cg *c)
 {
-	if (!G->explicit_barriers)
-		barrier(c);
+	if (!lg_prog->explicit_barriers)
+		lg_barrier(c);
 }
 
-static LLVMValueRef smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx)
+LLVMValueRef lg_smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx)
 {
 	LLVMValueRef off = cg_i64(c, byte_off);
-	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &off, 1, "");
+	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, lg_prog->smem, &off, 1, "");
 	LLVMValueRef i64 = LLVMTypeOf(idx) == c->t_i64 ? idx : LLVMBuildZExt(c->b, idx, c->t_i64, "");
 	return LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &i64, 1, "");
 }
-
-/* Writes every element of tile v to shared memory at byte offset off (row-major). */
-static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col);
 
 /* Writes every element of tile v to shared memory at byte offset off: row-major, or, when
  * as is a #shared tile type, where its swizzle puts each element. */
@@ -306,9 +272,9 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 {
 	const ir_type *t = v->type;
 	int64_t need = off + ir_type_numel(t) * gpu_elem_bytes(t->elem);
-	if (need > G->smem_bytes)
-		G->smem_bytes = need;
-	gtile *g = tget(c, v);
+	if (need > lg_prog->smem_bytes)
+		lg_prog->smem_bytes = need;
+	gtile *g = lg_tget(c, v);
 	/* a thread's run of consecutive elements (consecutive slots, along the layout's
 	 * fastest dimension) goes as one vector store (at most 16 bytes) where it stays
 	 * consecutive: in the row-major buffer when it runs along the last dimension, in a
@@ -316,19 +282,19 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 	 * divides (gpu_run_fits_shared); else element by element */
 	int64_t eb = gpu_elem_bytes(t->elem);
 	int dim = 0;
-	int w = t->elem->kind == IR_I1 || t->rank < 1 ? 1 : gpu_layout_run_dim(t, G->warp, G->T / G->warp, &dim);
-	if (w > 1 && (as ? t->rank != 2 || !gpu_run_fits_shared(&tile_layout(c, as)->l, t->shape, dim, w)
+	int w = t->elem->kind == IR_I1 || t->rank < 1 ? 1 : gpu_layout_run_dim(t, lg_prog->warp, lg_prog->T / lg_prog->warp, &dim);
+	if (w > 1 && (as ? t->rank != 2 || !gpu_run_fits_shared(&lg_tile_layout(c, as)->l, t->shape, dim, w)
 			 : dim != t->rank - 1))
 		w = 1;
 	while (w > 1 && (w * eb > 16 || g->n % w || t->shape[dim] % w ||
-			 (as && !gpu_run_fits_shared(&tile_layout(c, as)->l, t->shape, dim, w))))
+			 (as && !gpu_run_fits_shared(&lg_tile_layout(c, as)->l, t->shape, dim, w))))
 		w /= 2;
 	for (int e = 0; e < g->n; e += w) {
-		LLVMValueRef x = g->v[e], i = owned(c, t, e);
+		LLVMValueRef x = g->v[e], i = lg_owned(c, t, e);
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
 		if (as)
-			i = shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
+			i = lg_shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
 					 LLVMBuildURem(c->b, i, cg_i32(c, t->shape[1]), ""));
 		if (w > 1) {
 			LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, t->elem), (unsigned)w);
@@ -336,19 +302,19 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 			for (int j = 0; j < w; j++)
 				x = LLVMBuildInsertElement(c->b, x, g->v[e + j], cg_i32(c, j), "");
 		}
-		LLVMValueRef st = LLVMBuildStore(c->b, x, smem_at(c, t->elem, off, i));
+		LLVMValueRef st = LLVMBuildStore(c->b, x, lg_smem_at(c, t->elem, off, i));
 		LLVMSetAlignment(st, (unsigned)(w * eb));
 	}
 }
 
-static void to_smem(cg *c, const ir_value *v, int64_t off)
+void lg_to_smem(cg *c, const ir_value *v, int64_t off)
 {
 	store_tile(c, v, off, NULL);
 }
 
-static LLVMValueRef from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx)
+LLVMValueRef lg_from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx)
 {
-	LLVMValueRef x = LLVMBuildLoad2(c->b, cg_mem_type(c, e), smem_at(c, e, off, idx), "");
+	LLVMValueRef x = LLVMBuildLoad2(c->b, cg_mem_type(c, e), lg_smem_at(c, e, off, idx), "");
 	return e->kind == IR_I1 ? LLVMBuildTrunc(c->b, x, c->t_i1, "") : x;
 }
 
@@ -362,21 +328,21 @@ static void lower_elementwise(cg *c, const ir_op *op)
 	LLVMValueRef a[4];
 	if (!is_tile(rt)) {
 		for (int k = 0; k < op->noperands; k++)
-			a[k] = sget(c, op->operands[k]);
-		put(c, &op->results[0], cg_scalar_op(c, op, a, rt));
+			a[k] = lg_sget(c, op->operands[k]);
+		lg_put(c, &op->results[0], cg_scalar_op(c, op, a, rt));
 		return;
 	}
-	gtile *r = new_tile(c, slots(c, rt));
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int k = 0; k < op->noperands; k++)
-		if (is_tile(op->operands[k]->type) && tget(c, op->operands[k])->n != r->n)
+		if (is_tile(op->operands[k]->type) && lg_tget(c, op->operands[k])->n != r->n)
 			cg_fail(c, op, "internal: operand %d of %s holds %d elements per thread, its result %d "
-				"(their layouts differ)", k, ir_ops[op->code].name, tget(c, op->operands[k])->n, r->n);
+				"(their layouts differ)", k, ir_ops[op->code].name, lg_tget(c, op->operands[k])->n, r->n);
 	for (int e = 0; e < r->n; e++) {
 		for (int k = 0; k < op->noperands; k++)
-			a[k] = opnd(c, op->operands[k], e);
+			a[k] = lg_opnd(c, op->operands[k], e);
 		r->v[e] = cg_scalar_op(c, op, a, rt->elem);
 	}
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* Moves data through shared memory: result element at flattened index i reads the source
@@ -422,9 +388,9 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 /* Element index of element (r, c) of a #shared tile t (i32 row and column): row-major
  * within its panel, panels one after another, the row's groups swizzled; the same map as
  * gpu_layout_swizzle, the one definition every writer and reader of #shared tiles uses. */
-static LLVMValueRef shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
+LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
 {
-	const gpu_layout *l = &tile_layout(c, t)->l;
+	const gpu_layout *l = &lg_tile_layout(c, t)->l;
 	int64_t rows = t->shape[0], cols = t->shape[1];
 	if (l->order[0] == 0) { /* stored transposed (order [0, 1]): element (col, r) of that */
 		LLVMValueRef x = r;
@@ -454,11 +420,11 @@ static void to_shared(cg *c, const ir_op *op)
 	int64_t off = ir_op_int(op, "smem_offset", -1);
 	if (off < 0)
 		cg_fail(c, op, "internal: a #shared tile without a planned offset (run smem-alloc)");
-	lead_barrier(c);
+	lg_lead_barrier(c);
 	store_tile(c, x, off, rt);
-	gtile *r = new_tile(c, 0);
+	gtile *r = lg_new_tile(c, 0);
 	r->smem = off;
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* Ops that move no data between threads when their operand's layout lines up with their
@@ -470,9 +436,9 @@ static void regmap(cg *c, const ir_op *op)
 {
 	const ir_value *x = op->operands[0];
 	const ir_type *rt = op->results[0].type, *xt = x->type;
-	const gpu_layout *xl = &tile_layout(c, xt)->l, *rl = &tile_layout(c, rt)->l;
-	gtile *src = tget(c, x);
-	gtile *r = new_tile(c, slots(c, rt));
+	const gpu_layout *xl = &lg_tile_layout(c, xt)->l, *rl = &lg_tile_layout(c, rt)->l;
+	gtile *src = lg_tget(c, x);
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int e = 0; e < r->n; e++) {
 		int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
 		gpu_layout_slot(rl, rt->shape, rt->rank, e, rep, in);
@@ -481,45 +447,45 @@ static void regmap(cg *c, const ir_op *op)
 			cg_fail(c, op, "internal: slot %d of %d", k, src->n);
 		r->v[e] = src->v[k];
 	}
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* join: result element 2i + j is operand j's element i; split: result r's element i is
  * the operand's element 2i + r. Both through shared memory, like exchange(). */
 static void lower_join_split(cg *c, const ir_op *op)
 {
-	lead_barrier(c);
+	lg_lead_barrier(c);
 	if (op->code == IR_OP_JOIN) {
 		const ir_type *rt = op->results[0].type, *at = op->operands[0]->type;
 		int64_t half = ir_type_numel(at), bytes = gpu_align16(half * gpu_elem_bytes(at->elem));
-		to_smem(c, op->operands[0], 0);
-		to_smem(c, op->operands[1], bytes);
-		barrier(c);
-		gtile *r = new_tile(c, per_thread(ir_type_numel(rt)));
+		lg_to_smem(c, op->operands[0], 0);
+		lg_to_smem(c, op->operands[1], bytes);
+		lg_barrier(c);
+		gtile *r = lg_new_tile(c, lg_per_thread(ir_type_numel(rt)));
 		for (int e = 0; e < r->n; e++) {
-			LLVMValueRef i = owned_index(c, ir_type_numel(rt), e);
+			LLVMValueRef i = lg_owned_index(c, ir_type_numel(rt), e);
 			LLVMValueRef src = LLVMBuildLShr(c->b, i, cg_i32(c, 1), "");
 			LLVMValueRef odd = LLVMBuildTrunc(c->b, i, c->t_i1, "");
-			LLVMValueRef a = from_smem(c, rt->elem, 0, src), b = from_smem(c, rt->elem, bytes, src);
+			LLVMValueRef a = lg_from_smem(c, rt->elem, 0, src), b = lg_from_smem(c, rt->elem, bytes, src);
 			r->v[e] = LLVMBuildSelect(c->b, odd, b, a, "");
 		}
-		put(c, &op->results[0], r);
+		lg_put(c, &op->results[0], r);
 		return;
 	}
 	const ir_type *ht = op->results[0].type;
-	to_smem(c, op->operands[0], 0);
-	barrier(c);
+	lg_to_smem(c, op->operands[0], 0);
+	lg_barrier(c);
 	for (int k = 0; k < 2; k++) {
 		if (!is_tile(ht)) {
-			put(c, &op->results[k], from_smem(c, ht, 0, cg_i32(c, k)));
+			lg_put(c, &op->results[k], lg_from_smem(c, ht, 0, cg_i32(c, k)));
 			continue;
 		}
-		gtile *r = new_tile(c, per_thread(ir_type_numel(ht)));
+		gtile *r = lg_new_tile(c, lg_per_thread(ir_type_numel(ht)));
 		for (int e = 0; e < r->n; e++) {
-			LLVMValueRef i = owned_index(c, ir_type_numel(ht), e);
-			r->v[e] = from_smem(c, ht->elem, 0, LLVMBuildAdd(c->b, LLVMBuildShl(c->b, i, cg_i32(c, 1), ""), cg_i32(c, k), ""));
+			LLVMValueRef i = lg_owned_index(c, ir_type_numel(ht), e);
+			r->v[e] = lg_from_smem(c, ht->elem, 0, LLVMBuildAdd(c->b, LLVMBuildShl(c->b, i, cg_i32(c, 1), ""), cg_i32(c, k), ""));
 		}
-		put(c, &op->results[k], r);
+		lg_put(c, &op->results[k], r);
 	}
 }
 
@@ -530,17 +496,17 @@ static void lower_gather(cg *c, const ir_op *op)
 	const ir_value *src = op->operands[0], *ix = op->operands[1];
 	const ir_type *rt = op->results[0].type, *xt = ix->type;
 	int64_t sbytes = gpu_align16(ir_type_numel(src->type) * gpu_elem_bytes(src->type->elem));
-	lead_barrier(c);
-	to_smem(c, src, 0);
-	to_smem(c, ix, sbytes);
-	barrier(c);
-	gtile *r = new_tile(c, slots(c, rt));
+	lg_lead_barrier(c);
+	lg_to_smem(c, src, 0);
+	lg_to_smem(c, ix, sbytes);
+	lg_barrier(c);
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int e = 0; e < r->n; e++) {
-		LLVMValueRef i = owned(c, rt, e);
-		LLVMValueRef si = cg_gather_index(c, op, i, from_smem(c, xt->elem, sbytes, i));
-		r->v[e] = from_smem(c, rt->elem, 0, si);
+		LLVMValueRef i = lg_owned(c, rt, e);
+		LLVMValueRef si = cg_gather_index(c, op, i, lg_from_smem(c, xt->elem, sbytes, i));
+		r->v[e] = lg_from_smem(c, rt->elem, 0, si);
 	}
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* Elements of t that inline_asm passes in one register: Triton packs values narrower than
@@ -596,13 +562,13 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->ctx);
 	const ir_type *r0 = op->results[0].type;
 	bool tile = is_tile(r0);
-	int total = tile ? slots(c, r0) : 1;
+	int total = tile ? lg_slots(c, r0) : 1;
 	gtile *res[8] = {0};
 	LLVMValueRef sres[8] = {0};
 	if (nres > 8)
 		cg_fail(c, op, "inline assembly with more than 8 results is not supported");
 	for (int r = 0; tile && r < nres; r++)
-		res[r] = new_tile(c, total);
+		res[r] = lg_new_tile(c, total);
 	for (int e0 = 0; e0 < total; e0 += pack) {
 		LLVMValueRef a[MAXREG];
 		int ai = 0;
@@ -615,7 +581,7 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 				for (int q = 0; q < per; q++) {
 					int e = e0 + j + q;
 					LLVMValueRef x = e >= total ? LLVMGetUndef(et)
-						       : is_tile(v->type) ? opnd(c, v, e) : sget(c, v);
+						       : is_tile(v->type) ? lg_opnd(c, v, e) : lg_sget(c, v);
 					if (per == 1)
 						reg = x;
 					else
@@ -649,9 +615,9 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 	}
 	for (int r = 0; r < nres; r++) {
 		if (tile)
-			put(c, &op->results[r], res[r]);
+			lg_put(c, &op->results[r], res[r]);
 		else
-			put(c, &op->results[r], sres[r]);
+			lg_put(c, &op->results[r], sres[r]);
 	}
 }
 
@@ -659,13 +625,13 @@ static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
 {
 	const ir_type *rt = op->results[res].type;
 	const ir_value *src = op->operands[0];
-	lead_barrier(c); /* earlier readers of shared memory are done */
-	to_smem(c, src, 0);
-	barrier(c);
-	gtile *r = new_tile(c, slots(c, rt));
+	lg_lead_barrier(c); /* earlier readers of shared memory are done */
+	lg_to_smem(c, src, 0);
+	lg_barrier(c);
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int e = 0; e < r->n; e++)
-		r->v[e] = from_smem(c, rt->elem, 0, f(c, op, owned(c, rt, e), res));
-	put(c, &op->results[res], r);
+		r->v[e] = lg_from_smem(c, rt->elem, 0, f(c, op, lg_owned(c, rt, e), res));
+	lg_put(c, &op->results[res], r);
 }
 
 static void lower_shape(cg *c, const ir_op *op)
@@ -676,35 +642,35 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_CONSTANT: {
 		LLVMValueRef v = cg_const_value(c, op, ir_type_elem(rt));
 		if (!is_tile(rt)) {
-			put(c, &op->results[0], v);
+			lg_put(c, &op->results[0], v);
 			return;
 		}
-		gtile *r = new_tile(c, slots(c, rt));
+		gtile *r = lg_new_tile(c, lg_slots(c, rt));
 		for (int e = 0; e < r->n; e++)
 			r->v[e] = v;
-		put(c, &op->results[0], r);
+		lg_put(c, &op->results[0], r);
 		return;
 	}
 	case IR_OP_PROGRAM_ID:
 	case IR_OP_NUM_PROGRAMS: {
 		int axis = (int)ir_op_int(op, "axis", 0);
-		put(c, &op->results[0], op->code == IR_OP_NUM_PROGRAMS ? c->isa->num_programs(c, axis)
+		lg_put(c, &op->results[0], op->code == IR_OP_NUM_PROGRAMS ? c->isa->num_programs(c, axis)
 								       : c->isa->program_id(c, axis));
 		return;
 	}
 	case IR_OP_MAKE_RANGE: {
-		gtile *r = new_tile(c, slots(c, rt));
+		gtile *r = lg_new_tile(c, lg_slots(c, rt));
 		for (int e = 0; e < r->n; e++)
-			r->v[e] = LLVMBuildAdd(c->b, owned(c, rt, e),
+			r->v[e] = LLVMBuildAdd(c->b, lg_owned(c, rt, e),
 					       cg_i32(c, ir_op_int(op, "start", 0)), "");
-		put(c, &op->results[0], r);
+		lg_put(c, &op->results[0], r);
 		return;
 	}
 	case IR_OP_SPLAT: {
-		gtile *r = new_tile(c, slots(c, rt));
+		gtile *r = lg_new_tile(c, lg_slots(c, rt));
 		for (int e = 0; e < r->n; e++)
-			r->v[e] = sget(c, x);
-		put(c, &op->results[0], r);
+			r->v[e] = lg_sget(c, x);
+		lg_put(c, &op->results[0], r);
 		return;
 	}
 	case IR_OP_EXPAND_DIMS:
@@ -713,24 +679,24 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_MAX_CONTIGUOUS:
 	case IR_OP_CONVERT_LAYOUT:
 		if (!is_tile(rt)) { /* a hint on a scalar (tl.multiple_of(lo, BLOCK)): the value */
-			put(c, &op->results[0], sget(c, x));
+			lg_put(c, &op->results[0], lg_sget(c, x));
 			return;
 		}
-		if (tile_layout(c, rt)->l.kind == GPU_SHARED) {
+		if (lg_tile_layout(c, rt)->l.kind == GPU_SHARED) {
 			to_shared(c, op);
 			return;
 		}
 		/* fall through */
 	case IR_OP_BROADCAST:
 		if (!is_tile(x->type)) { /* broadcast of a scalar */
-			gtile *r = new_tile(c, slots(c, rt));
+			gtile *r = lg_new_tile(c, lg_slots(c, rt));
 			for (int e = 0; e < r->n; e++)
-				r->v[e] = sget(c, x);
-			put(c, &op->results[0], r);
+				r->v[e] = lg_sget(c, x);
+			lg_put(c, &op->results[0], r);
 			return;
 		}
-		switch (gpu_reshape_how(op, G->warp, G->T / G->warp)) {
-		case GPU_SHARE: put(c, &op->results[0], ir_ptrmap_get(&c->vals, x)); return;
+		switch (gpu_reshape_how(op, lg_prog->warp, lg_prog->T / lg_prog->warp)) {
+		case GPU_SHARE: lg_put(c, &op->results[0], ir_ptrmap_get(&c->vals, x)); return;
 		case GPU_REGMAP: regmap(c, op); return;
 		case GPU_EXCHANGE:
 			exchange(c, op, 0, op->code == IR_OP_BROADCAST ? remap_broadcast : remap_identity);
@@ -794,7 +760,7 @@ static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, un
 static int access_width(const ir_op *op, const ir_type *t)
 {
 	int w = (int)ir_op_int(op, "vec", 1), dim;
-	int v = gpu_layout_run_dim(t, G->warp, G->T / G->warp, &dim);
+	int v = gpu_layout_run_dim(t, lg_prog->warp, lg_prog->T / lg_prog->warp, &dim);
 	return w >= 1 && w <= v ? w : 1;
 }
 
@@ -813,18 +779,18 @@ static void lower_load(cg *c, const ir_op *op)
 		return;
 	}
 	if (!is_tile(rt)) {
-		LLVMValueRef v = pred_load(c, sget(c, p), mt, m ? sget(c, m) : NULL, o ? sget(c, o) : NULL,
+		LLVMValueRef v = pred_load(c, lg_sget(c, p), mt, m ? lg_sget(c, m) : NULL, o ? lg_sget(c, o) : NULL,
 					   (unsigned)gpu_elem_bytes(e));
-		put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
+		lg_put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
 		return;
 	}
-	gtile *r = new_tile(c, slots(c, rt));
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	int w = access_width(op, p->type);
 	for (int k = 0; k < r->n; k += w) {
-		LLVMValueRef ptr = opnd(c, p, k);
-		LLVMValueRef mv = m ? opnd(c, m, k) : NULL;
+		LLVMValueRef ptr = lg_opnd(c, p, k);
+		LLVMValueRef mv = m ? lg_opnd(c, m, k) : NULL;
 		if (w == 1) {
-			LLVMValueRef ov = o ? opnd(c, o, k) : NULL;
+			LLVMValueRef ov = o ? lg_opnd(c, o, k) : NULL;
 			if (ov && e->kind == IR_I1)
 				ov = LLVMBuildZExt(c->b, ov, c->t_i8, "");
 			LLVMValueRef v = pred_load(c, ptr, mt, mv, ov, (unsigned)gpu_elem_bytes(e));
@@ -835,7 +801,7 @@ static void lower_load(cg *c, const ir_op *op)
 		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
 		LLVMValueRef ov = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++) {
-			LLVMValueRef oj = o ? opnd(c, o, k + j) : LLVMConstNull(mt);
+			LLVMValueRef oj = o ? lg_opnd(c, o, k + j) : LLVMConstNull(mt);
 			if (o && e->kind == IR_I1)
 				oj = LLVMBuildZExt(c->b, oj, c->t_i8, "");
 			ov = LLVMBuildInsertElement(c->b, ov, oj, cg_i32(c, j), "");
@@ -849,7 +815,7 @@ static void lower_load(cg *c, const ir_op *op)
 			r->v[k + j] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, x, c->t_i1, "") : x;
 		}
 	}
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* Block pointers are struct values {base, shape[r], strides[r], offsets[r]} in registers. */
@@ -867,23 +833,23 @@ static void lower_block_ptr(cg *c, const ir_op *op)
 	LLVMValueRef v;
 	if (op->code == IR_OP_MAKE_BLOCK_PTR) {
 		v = LLVMGetUndef(bptr_type(c, r));
-		v = LLVMBuildInsertValue(c->b, v, sget(c, op->operands[0]), 0, "");
+		v = LLVMBuildInsertValue(c->b, v, lg_sget(c, op->operands[0]), 0, "");
 		for (int f = 1; f <= 3; f++) {
 			LLVMValueRef arr = LLVMBuildExtractValue(c->b, v, (unsigned)f, "");
 			for (int d = 0; d < r; d++)
-				arr = LLVMBuildInsertValue(c->b, arr, sget(c, op->operands[1 + (f - 1) * r + d]), (unsigned)d, "");
+				arr = LLVMBuildInsertValue(c->b, arr, lg_sget(c, op->operands[1 + (f - 1) * r + d]), (unsigned)d, "");
 			v = LLVMBuildInsertValue(c->b, v, arr, (unsigned)f, "");
 		}
 	} else {
-		v = sget(c, op->operands[0]);
+		v = lg_sget(c, op->operands[0]);
 		LLVMValueRef arr = LLVMBuildExtractValue(c->b, v, 3, "");
 		for (int d = 0; d < r; d++) {
 			LLVMValueRef o = LLVMBuildExtractValue(c->b, arr, (unsigned)d, "");
-			arr = LLVMBuildInsertValue(c->b, arr, LLVMBuildAdd(c->b, o, sget(c, op->operands[1 + d]), ""), (unsigned)d, "");
+			arr = LLVMBuildInsertValue(c->b, arr, LLVMBuildAdd(c->b, o, lg_sget(c, op->operands[1 + d]), ""), (unsigned)d, "");
 		}
 		v = LLVMBuildInsertValue(c->b, v, arr, 3, "");
 	}
-	put(c, &op->results[0], v);
+	lg_put(c, &op->results[0], v);
 }
 
 static bool checks_dim(const ir_op *op, int d)
@@ -926,23 +892,23 @@ static void load_block_ptr(cg *c, const ir_op *op)
 	const ir_attr *pa = ir_op_attr(op, "padding");
 	bool nan = pa && pa->kind == IR_ATTR_STR && !strcmp(pa->s, "nan") && ir_type_is_float(e);
 	int64_t n = ir_type_numel(rt);
-	gtile *r = new_tile(c, per_thread(n));
+	gtile *r = lg_new_tile(c, lg_per_thread(n));
 	for (int k = 0; k < r->n; k++) {
 		LLVMValueRef inb;
-		LLVMValueRef addr = bptr_addr(c, op, sget(c, op->operands[0]), rt, owned_index(c, n, k), &inb);
+		LLVMValueRef addr = bptr_addr(c, op, lg_sget(c, op->operands[0]), rt, lg_owned_index(c, n, k), &inb);
 		LLVMValueRef dflt = nan ? LLVMConstReal(cg_scalar_type(c, e), __builtin_nan("")) : NULL;
 		LLVMValueRef v = pred_load(c, addr, cg_mem_type(c, e), inb, dflt, (unsigned)gpu_elem_bytes(e));
 		r->v[k] = e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v;
 	}
-	put(c, &op->results[0], r);
+	lg_put(c, &op->results[0], r);
 }
 
 /* Threads holding a replicated copy of an element must not all write it. */
 static LLVMValueRef owner_only(cg *c, int64_t numel, LLVMValueRef m)
 {
-	if (numel >= G->T)
+	if (numel >= lg_prog->T)
 		return m;
-	LLVMValueRef first = LLVMBuildICmp(c->b, LLVMIntULT, G->tid, cg_i32(c, numel), "");
+	LLVMValueRef first = LLVMBuildICmp(c->b, LLVMIntULT, lg_prog->tid, cg_i32(c, numel), "");
 	return m ? LLVMBuildAnd(c->b, m, first, "") : first;
 }
 
@@ -954,10 +920,10 @@ static void lower_store(cg *c, const ir_op *op)
 	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
 		const ir_type *tt = p->type->elem;
 		int64_t n = ir_type_numel(tt);
-		for (int k = 0; k < per_thread(n); k++) {
+		for (int k = 0; k < lg_per_thread(n); k++) {
 			LLVMValueRef inb;
-			LLVMValueRef addr = bptr_addr(c, op, sget(c, p), tt, owned_index(c, n, k), &inb);
-			LLVMValueRef x = opnd(c, v, k);
+			LLVMValueRef addr = bptr_addr(c, op, lg_sget(c, p), tt, lg_owned_index(c, n, k), &inb);
+			LLVMValueRef x = lg_opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
 			pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)gpu_elem_bytes(e));
@@ -966,30 +932,30 @@ static void lower_store(cg *c, const ir_op *op)
 	}
 	if (!is_tile(p->type)) {
 		/* a scalar store: one thread does it */
-		LLVMValueRef x = sget(c, v);
+		LLVMValueRef x = lg_sget(c, v);
 		if (e->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		pred_store(c, sget(c, p), x, owner_only(c, 1, m ? sget(c, m) : NULL), (unsigned)gpu_elem_bytes(e));
+		pred_store(c, lg_sget(c, p), x, owner_only(c, 1, m ? lg_sget(c, m) : NULL), (unsigned)gpu_elem_bytes(e));
 		return;
 	}
 	int64_t n = ir_type_numel(p->type);
-	int E = slots(c, p->type);
+	int E = lg_slots(c, p->type);
 	int w = access_width(op, p->type);
 	LLVMTypeRef mt = cg_mem_type(c, e);
 	for (int k = 0; k < E; k += w) {
-		LLVMValueRef mv = owner_only(c, n, m ? opnd(c, m, k) : NULL);
+		LLVMValueRef mv = owner_only(c, n, m ? lg_opnd(c, m, k) : NULL);
 		if (w == 1) {
-			LLVMValueRef x = opnd(c, v, k);
+			LLVMValueRef x = lg_opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-			pred_store(c, opnd(c, p, k), x, mv, (unsigned)gpu_elem_bytes(e));
+			pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)gpu_elem_bytes(e));
 			continue;
 		}
 		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
 		LLVMValueRef x = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++)
-			x = LLVMBuildInsertElement(c->b, x, opnd(c, v, k + j), cg_i32(c, j), "");
-		pred_store(c, opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
+			x = LLVMBuildInsertElement(c->b, x, lg_opnd(c, v, k + j), cg_i32(c, j), "");
+		pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
 	}
 }
 
@@ -1033,18 +999,18 @@ static void lower_atomic(cg *c, const ir_op *op)
 	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
 	bool tile = is_tile(rt);
 	int64_t n = tile ? ir_type_numel(rt) : 1;
-	int E = tile ? per_thread(n) : 1;
-	gtile *r = tile ? new_tile(c, E) : NULL;
+	int E = tile ? lg_per_thread(n) : 1;
+	gtile *r = tile ? lg_new_tile(c, E) : NULL;
 	cg_atomic proto = cg_atomic_of(op, e);
-	bool replicated = n < G->T;
+	bool replicated = n < lg_prog->T;
 	bool bcast = replicated && (used_in(c->f->body, &op->results[0]) || (!tile && sem_acquires(proto.sem)));
 	bool after_barrier = op->prev && op->prev->code == IR_OP_BARRIER;
-	if (G->pending || (!after_barrier && ((!tile && sem_releases(proto.sem)) || (bcast && !G->explicit_barriers))))
-		barrier(c);
+	if (lg_prog->pending || (!after_barrier && ((!tile && sem_releases(proto.sem)) || (bcast && !lg_prog->explicit_barriers))))
+		lg_barrier(c);
 	LLVMTypeRef mt = cg_mem_type(c, e);
 	LLVMValueRef *out = r ? r->v : ARENA_NEWN(c->a, LLVMValueRef, 1);
 	for (int i = 0; i < E; i++) {
-		LLVMValueRef mv = m ? (tile ? opnd(c, m, i) : sget(c, m)) : NULL;
+		LLVMValueRef mv = m ? (tile ? lg_opnd(c, m, i) : lg_sget(c, m)) : NULL;
 		mv = owner_only(c, n, mv);
 		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 		LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "atom");
@@ -1052,12 +1018,12 @@ static void lower_atomic(cg *c, const ir_op *op)
 		LLVMBuildCondBr(c->b, mv, then, join);
 		LLVMPositionBuilderAtEnd(c->b, then);
 		cg_atomic a = proto;
-		a.ptr = tile ? opnd(c, p, i) : sget(c, p);
+		a.ptr = tile ? lg_opnd(c, p, i) : lg_sget(c, p);
 		if (cas) {
-			a.cmp = tile ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
-			a.val = tile ? opnd(c, op->operands[2], i) : sget(c, op->operands[2]);
+			a.cmp = tile ? lg_opnd(c, op->operands[1], i) : lg_sget(c, op->operands[1]);
+			a.val = tile ? lg_opnd(c, op->operands[2], i) : lg_sget(c, op->operands[2]);
 		} else {
-			a.val = tile ? opnd(c, op->operands[1], i) : sget(c, op->operands[1]);
+			a.val = tile ? lg_opnd(c, op->operands[1], i) : lg_sget(c, op->operands[1]);
 		}
 		LLVMValueRef x = c->isa->atomic(c, &a);
 		then = LLVMGetInsertBlock(c->b);
@@ -1072,20 +1038,20 @@ static void lower_atomic(cg *c, const ir_op *op)
 	if (bcast) {
 		/* the owners write their elements' old values; every thread reads its copies */
 		int64_t need = n * gpu_elem_bytes(e);
-		if (need > G->smem_bytes)
-			G->smem_bytes = need;
-		LLVMValueRef owner = LLVMBuildICmp(c->b, LLVMIntULT, G->tid, cg_i32(c, n), "");
+		if (need > lg_prog->smem_bytes)
+			lg_prog->smem_bytes = need;
+		LLVMValueRef owner = LLVMBuildICmp(c->b, LLVMIntULT, lg_prog->tid, cg_i32(c, n), "");
 		for (int i = 0; i < E; i++)
-			pred_store(c, smem_at(c, e, 0, owned_index(c, n, i)), out[i], owner,
+			pred_store(c, lg_smem_at(c, e, 0, lg_owned_index(c, n, i)), out[i], owner,
 				   (unsigned)gpu_elem_bytes(e));
-		barrier(c);
+		lg_barrier(c);
 		for (int i = 0; i < E; i++)
-			out[i] = from_smem(c, e, 0, owned_index(c, n, i));
+			out[i] = lg_from_smem(c, e, 0, lg_owned_index(c, n, i));
 	}
 	if (r)
-		put(c, &op->results[0], r);
+		lg_put(c, &op->results[0], r);
 	else
-		put(c, &op->results[0], out[0]);
+		lg_put(c, &op->results[0], out[0]);
 }
 
 /* ---- reductions, scans, dot --------------------------------------------------------------- */
@@ -1095,11 +1061,11 @@ static void lower_block(cg *c, const ir_block *b);
 static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
 {
 	for (int k = 0; k < n2; k++)
-		put(c, region->args[k], in[k]);
+		lg_put(c, region->args[k], in[k]);
 	lower_block(c, region);
 	const ir_op *y = cg_terminator(region);
 	for (int k = 0; y && k < y->noperands; k++)
-		out[k] = sget(c, y->operands[k]);
+		out[k] = lg_sget(c, y->operands[k]);
 }
 
 static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
@@ -1113,7 +1079,7 @@ static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
 		else
 			x = LLVMBuildZExt(c->b, v, c->t_i32, "");
 	}
-	LLVMValueRef r = c->isa->shfl_xor(c, x, lane_mask, G->warp, G->tid);
+	LLVMValueRef r = c->isa->shfl_xor(c, x, lane_mask, lg_prog->warp, lg_prog->tid);
 	if (t == c->t_f32 || t == c->t_i32)
 		return r;
 	if (t == c->t_f16 || t == c->t_bf16)
@@ -1121,17 +1087,8 @@ static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
 	return LLVMBuildTrunc(c->b, r, t, "");
 }
 
-/* A counted loop in registers: for (iv = from; iv <= or < bound; iv++), carrying n values
- * that start at init[]. philoop_open leaves the builder in the body with l->iv and
- * l->vals[] current; philoop_close takes the values for the next iteration and leaves the
- * builder after the loop, where l->vals[] hold the final values. */
-typedef struct philoop {
-	LLVMBasicBlockRef head, done;
-	LLVMValueRef iv, vals[8];
-	int n;
-} philoop;
 
-static void philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
+void lg_philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
 			 LLVMValueRef bound, int n, const LLVMValueRef *init)
 {
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
@@ -1152,7 +1109,7 @@ static void philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from,
 	LLVMPositionBuilderAtEnd(c->b, body);
 }
 
-static void philoop_close(cg *c, philoop *l, const LLVMValueRef *next)
+void lg_philoop_close(cg *c, philoop *l, const LLVMValueRef *next)
 {
 	LLVMValueRef inc = LLVMBuildAdd(c->b, l->iv, cg_i32(c, 1), "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
@@ -1173,12 +1130,12 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 {
 	int n = op->noperands;
 	const ir_type *t = op->operands[0]->type, *rt = op->results[0].type;
-	const gpu_layout *pl = &tile_layout(c, t)->l, *sl = &tile_layout(c, rt)->l;
+	const gpu_layout *pl = &lg_tile_layout(c, t)->l, *sl = &lg_tile_layout(c, rt)->l;
 	int axis = sl->dim;
 	const ir_block *region = op->regions[0];
 	if (n > 8)
 		cg_fail(c, op, "reductions of more than 8 operands are not supported");
-	int E = slots(c, t), R = slots(c, rt);
+	int E = lg_slots(c, t), R = lg_slots(c, rt);
 	LLVMValueRef *acc = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R * 8);
 	for (int i = 0; i < R * 8; i++)
 		acc[i] = NULL;
@@ -1191,12 +1148,12 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 		LLVMValueRef x[16], out[8];
 		if (!acc[g * 8]) {
 			for (int k = 0; k < n; k++)
-				acc[g * 8 + k] = tget(c, op->operands[k])->v[e];
+				acc[g * 8 + k] = lg_tget(c, op->operands[k])->v[e];
 			continue;
 		}
 		for (int k = 0; k < n; k++) {
 			x[k] = acc[g * 8 + k];
-			x[n + k] = tget(c, op->operands[k])->v[e];
+			x[n + k] = lg_tget(c, op->operands[k])->v[e];
 		}
 		combine(c, region, x, 2 * n, out);
 		for (int k = 0; k < n; k++)
@@ -1223,36 +1180,36 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 	if (warps > 1) {
 		/* partial p of warp w (along the axis) at [row * warps + w]; copies write the same
 		 * values to the same places */
-		lead_barrier(c);
-		LLVMValueRef wid = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
+		lg_lead_barrier(c);
+		LLVMValueRef wid = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
 		LLVMValueRef wa = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, wstride), ""), cg_i32(c, warps), "");
 		int64_t offs[8], off = 0;
 		for (int k = 0; k < n; k++) {
 			offs[k] = off;
 			off += gpu_align16(ir_type_numel(rt) * warps * gpu_elem_bytes(op->operands[k]->type->elem));
 		}
-		if (off > G->smem_bytes)
-			G->smem_bytes = off;
+		if (off > lg_prog->smem_bytes)
+			lg_prog->smem_bytes = off;
 		LLVMValueRef *row = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R);
 		for (int g = 0; g < R; g++) {
-			row[g] = LLVMBuildMul(c->b, owned(c, rt, g), cg_i32(c, warps), "");
+			row[g] = LLVMBuildMul(c->b, lg_owned(c, rt, g), cg_i32(c, warps), "");
 			for (int k = 0; k < n; k++) {
 				const ir_type *ek = op->operands[k]->type->elem;
 				LLVMValueRef v = acc[g * 8 + k];
 				if (ek->kind == IR_I1)
 					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
-				LLVMBuildStore(c->b, v, smem_at(c, ek, offs[k], LLVMBuildAdd(c->b, row[g], wa, "")));
+				LLVMBuildStore(c->b, v, lg_smem_at(c, ek, offs[k], LLVMBuildAdd(c->b, row[g], wa, "")));
 			}
 		}
-		barrier(c);
+		lg_barrier(c);
 		for (int g = 0; g < R; g++) {
 			for (int k = 0; k < n; k++)
-				acc[g * 8 + k] = from_smem(c, op->operands[k]->type->elem, offs[k], row[g]);
+				acc[g * 8 + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], row[g]);
 			for (int w = 1; w < warps; w++) {
 				LLVMValueRef x[16], out[8];
 				for (int k = 0; k < n; k++) {
 					x[k] = acc[g * 8 + k];
-					x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k],
+					x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k],
 							     LLVMBuildAdd(c->b, row[g], cg_i32(c, w), ""));
 				}
 				combine(c, region, x, 2 * n, out);
@@ -1262,16 +1219,16 @@ static void lower_reduce_slice(cg *c, const ir_op *op)
 		}
 	}
 	for (int k = 0; k < n; k++) {
-		gtile *r = new_tile(c, R);
+		gtile *r = lg_new_tile(c, R);
 		for (int g = 0; g < R; g++)
 			r->v[g] = acc[g * 8 + k];
-		put(c, &op->results[k], r);
+		lg_put(c, &op->results[k], r);
 	}
 }
 
 static void lower_reduce(cg *c, const ir_op *op)
 {
-	if (is_tile(op->results[0].type) && tile_layout(c, op->results[0].type)->l.kind == GPU_SLICE) {
+	if (is_tile(op->results[0].type) && lg_tile_layout(c, op->results[0].type)->l.kind == GPU_SLICE) {
 		if (!gpu_reduce_slices(op))
 			cg_fail(c, op, "internal: a reduction of these operands cannot give a slice layout");
 		lower_reduce_slice(c, op);
@@ -1284,31 +1241,31 @@ static void lower_reduce(cg *c, const ir_op *op)
 	LLVMValueRef x[16], r[8], acc[8];
 	if (n > 8)
 		cg_fail(c, op, "reductions of more than 8 operands are not supported");
-	bool shuffles = gpu_reduce_shuffles(op, G->T); /* the predicate smem-alloc planned with */
+	bool shuffles = gpu_reduce_shuffles(op, lg_prog->T); /* the predicate smem-alloc planned with */
 	if (shuffles) {
 		/* whole tile to a scalar: this thread's elements, then the warp, then the warps */
 		for (int k = 0; k < n; k++)
-			acc[k] = tget(c, op->operands[k])->v[0];
-		int E = per_thread(ir_type_numel(t));
+			acc[k] = lg_tget(c, op->operands[k])->v[0];
+		int E = lg_per_thread(ir_type_numel(t));
 		for (int e = 1; e < E; e++) {
 			for (int k = 0; k < n; k++) {
 				x[k] = acc[k];
-				x[n + k] = tget(c, op->operands[k])->v[e];
+				x[n + k] = lg_tget(c, op->operands[k])->v[e];
 			}
 			combine(c, region, x, 2 * n, acc);
 		}
-		for (int lm = G->warp / 2; lm >= 1; lm /= 2) {
+		for (int lm = lg_prog->warp / 2; lm >= 1; lm /= 2) {
 			for (int k = 0; k < n; k++) {
 				x[k] = acc[k];
 				x[n + k] = shfl_xor(c, acc[k], lm);
 			}
 			combine(c, region, x, 2 * n, acc);
 		}
-		int W = G->T / G->warp;
+		int W = lg_prog->T / lg_prog->warp;
 		if (W > 1) {
-			lead_barrier(c);
-			LLVMValueRef warp = LLVMBuildUDiv(c->b, G->tid, cg_i32(c, G->warp), "");
-			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, G->tid, cg_i32(c, G->warp), ""),
+			lg_lead_barrier(c);
+			LLVMValueRef warp = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
+			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), ""),
 							   cg_i32(c, 0), "");
 			int64_t off = 0;
 			int64_t offs[8];
@@ -1318,24 +1275,24 @@ static void lower_reduce(cg *c, const ir_op *op)
 				LLVMValueRef v = acc[k];
 				if (ek->kind == IR_I1)
 					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
-				pred_store(c, smem_at(c, ek, off, warp), v, lane0, 1);
+				pred_store(c, lg_smem_at(c, ek, off, warp), v, lane0, 1);
 				off += 8 * W;
 			}
-			if (off > G->smem_bytes)
-				G->smem_bytes = off;
-			barrier(c);
+			if (off > lg_prog->smem_bytes)
+				lg_prog->smem_bytes = off;
+			lg_barrier(c);
 			for (int k = 0; k < n; k++)
-				acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, 0));
+				acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, 0));
 			for (int w = 1; w < W; w++) {
 				for (int k = 0; k < n; k++) {
 					x[k] = acc[k];
-					x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, w));
+					x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, w));
 				}
 				combine(c, region, x, 2 * n, acc);
 			}
 		}
 		for (int k = 0; k < n; k++)
-			put(c, &op->results[k], acc[k]);
+			lg_put(c, &op->results[k], acc[k]);
 		return;
 	}
 	/* general case: through shared memory, each thread computing the outputs it owns */
@@ -1345,46 +1302,46 @@ static void lower_reduce(cg *c, const ir_op *op)
 	for (int d = (int)axis + 1; d < t->rank; d++)
 		inner *= t->shape[d];
 	int64_t offs[8], off = 0;
-	lead_barrier(c);
+	lg_lead_barrier(c);
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
-		to_smem(c, op->operands[k], off);
+		lg_to_smem(c, op->operands[k], off);
 		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
 	}
-	barrier(c);
+	lg_barrier(c);
 	int64_t nout = outer * inner;
-	int E = per_thread(nout);
+	int E = lg_per_thread(nout);
 	gtile *res[8] = {0};
 	for (int k = 0; k < n; k++)
-		res[k] = is_tile(op->results[k].type) ? new_tile(c, E) : NULL;
+		res[k] = is_tile(op->results[k].type) ? lg_new_tile(c, E) : NULL;
 	for (int e = 0; e < (res[0] ? E : 1); e++) {
-		LLVMValueRef oi = res[0] ? owned_index(c, nout, e) : cg_i32(c, 0);
+		LLVMValueRef oi = res[0] ? lg_owned_index(c, nout, e) : cg_i32(c, 0);
 		LLVMValueRef o = LLVMBuildUDiv(c->b, oi, cg_i32(c, inner), "");
 		LLVMValueRef in = LLVMBuildURem(c->b, oi, cg_i32(c, inner), "");
 		LLVMValueRef base = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, o, cg_i32(c, K * inner), ""), in, "");
 		for (int k = 0; k < n; k++)
-			acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k], base);
+			acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], base);
 		/* a loop over the reduced axis, with the accumulators as phis */
 		philoop l;
-		philoop_open(c, &l, "red", cg_i32(c, 1), LLVMIntULT, cg_i32(c, K), n, acc);
+		lg_philoop_open(c, &l, "red", cg_i32(c, 1), LLVMIntULT, cg_i32(c, K), n, acc);
 		LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildMul(c->b, l.iv, cg_i32(c, inner), ""), "");
 		for (int k = 0; k < n; k++) {
 			x[k] = l.vals[k];
-			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
+			x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], at);
 		}
 		combine(c, region, x, 2 * n, r);
-		philoop_close(c, &l, r);
+		lg_philoop_close(c, &l, r);
 		LLVMValueRef *phis = l.vals;
 		for (int k = 0; k < n; k++) {
 			if (res[k])
 				res[k]->v[e] = phis[k];
 			else
-				put(c, &op->results[k], phis[k]);
+				lg_put(c, &op->results[k], phis[k]);
 		}
 	}
 	for (int k = 0; k < n; k++)
 		if (res[k])
-			put(c, &op->results[k], res[k]);
+			lg_put(c, &op->results[k], res[k]);
 }
 
 /* Scans through shared memory: each thread computes the outputs it owns by combining the
@@ -1403,243 +1360,45 @@ static void lower_scan(cg *c, const ir_op *op)
 	for (int d = (int)axis + 1; d < t->rank; d++)
 		inner *= t->shape[d];
 	int64_t offs[8], off = 0;
-	lead_barrier(c);
+	lg_lead_barrier(c);
 	for (int k = 0; k < n; k++) {
 		offs[k] = off;
-		to_smem(c, op->operands[k], off);
+		lg_to_smem(c, op->operands[k], off);
 		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
 	}
-	barrier(c);
+	lg_barrier(c);
 	int64_t numel = ir_type_numel(t);
-	int E = per_thread(numel);
+	int E = lg_per_thread(numel);
 	gtile *res[8];
 	for (int k = 0; k < n; k++)
-		res[k] = new_tile(c, E);
+		res[k] = lg_new_tile(c, E);
 	for (int e = 0; e < E; e++) {
-		LLVMValueRef i = owned_index(c, numel, e);
+		LLVMValueRef i = lg_owned_index(c, numel, e);
 		/* position along the axis and the line's first element */
 		LLVMValueRef pos = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, i, cg_i32(c, inner), ""), cg_i32(c, K), "");
 		LLVMValueRef line = LLVMBuildSub(c->b, i, LLVMBuildMul(c->b, pos, cg_i32(c, inner), ""), "");
 		LLVMValueRef first = reverse ? cg_i32(c, K - 1) : cg_i32(c, 0);
 		for (int k = 0; k < n; k++)
-			acc[k] = from_smem(c, op->operands[k]->type->elem, offs[k],
+			acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k],
 					   LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, first, cg_i32(c, inner), ""), ""));
 		/* j runs over the steps after the first, up to pos (forward) or down to it */
 		LLVMValueRef steps = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), pos, "") : pos;
 		philoop l;
-		philoop_open(c, &l, "scan", cg_i32(c, 1), LLVMIntULE, steps, n, acc);
+		lg_philoop_open(c, &l, "scan", cg_i32(c, 1), LLVMIntULE, steps, n, acc);
 		LLVMValueRef at = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), l.iv, "") : l.iv;
 		at = LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, at, cg_i32(c, inner), ""), "");
 		for (int k = 0; k < n; k++) {
 			x[k] = l.vals[k];
-			x[n + k] = from_smem(c, op->operands[k]->type->elem, offs[k], at);
+			x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], at);
 		}
 		combine(c, region, x, 2 * n, r);
-		philoop_close(c, &l, r);
+		lg_philoop_close(c, &l, r);
 		LLVMValueRef *phis = l.vals;
 		for (int k = 0; k < n; k++)
 			res[k]->v[e] = phis[k];
 	}
 	for (int k = 0; k < n; k++)
-		put(c, &op->results[k], res[k]);
-}
-
-/* ---- the pipeline's ring of shared buffers (lib/transforms/pipeline.c) ---------------- */
-
-/* local_view: the #shared tile in slot %slot of its ring, at smem_offset + slot *
- * slot_bytes. */
-static void lower_local_view(cg *c, const ir_op *op)
-{
-	int64_t off = ir_op_int(op, "smem_offset", -1), sb = ir_op_int(op, "slot_bytes", 0);
-	if (off < 0)
-		cg_fail(c, op, "internal: a local_view without a planned offset (run smem-alloc)");
-	gtile *r = new_tile(c, 0);
-	r->smem = off;
-	LLVMValueRef slot = LLVMBuildZExt(c->b, sget(c, op->operands[0]), c->t_i64, "");
-	r->dyn = LLVMBuildMul(c->b, slot, cg_i64(c, sb), "");
-	int64_t end = ir_op_int(op, "ring_end", 0);
-	if (end > G->smem_bytes)
-		G->smem_bytes = end;
-	put(c, &op->results[0], r);
-}
-
-/* async_copy %view, %ptrs, %mask: each run of {vec} consecutive elements a thread holds
- * (along its layout's fastest dimension, which the view's #shared layout must store
- * contiguously) is one cp.async to where that layout puts the run's first element; a
- * masked-off run copies nothing and zero-fills. */
-static void lower_async_copy(cg *c, const ir_op *op)
-{
-	if (!c->isa->cp_async)
-		cg_fail(c, op, "async copies are not supported on this target");
-	const ir_value *dv = op->operands[0], *p = op->operands[1];
-	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
-	const ir_type *dt = dv->type, *pt = p->type, *e = dt->elem;
-	gtile *d = tget(c, dv);
-	int64_t eb = gpu_elem_bytes(e);
-	int w = (int)ir_op_int(op, "vec", 1), dim;
-	int run = gpu_layout_run_dim(pt, G->warp, G->T / G->warp, &dim);
-	int bytes = (int)(w * eb);
-	if (w > run || (bytes != 4 && bytes != 8 && bytes != 16) || pt->rank != 2 ||
-	    !gpu_run_fits_shared(&tile_layout(c, dt)->l, pt->shape, dim, w))
-		cg_fail(c, op, "internal: an async copy of %d elements of %d bytes per access", w, (int)eb);
-	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, G->smem, &(LLVMValueRef){cg_i64(c, d->smem)}, 1, "");
-	if (d->dyn)
-		base = LLVMBuildGEP2(c->b, c->t_i8, base, &d->dyn, 1, "");
-	int n = slots(c, pt);
-	for (int k = 0; k < n; k += w) {
-		LLVMValueRef i = owned(c, pt, k);
-		LLVMValueRef si = shared_index(c, dt, LLVMBuildUDiv(c->b, i, cg_i32(c, pt->shape[1]), ""),
-					       LLVMBuildURem(c->b, i, cg_i32(c, pt->shape[1]), ""));
-		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, si, c->t_i64, ""), cg_i64(c, eb), "");
-		LLVMValueRef dst = LLVMBuildGEP2(c->b, c->t_i8, base, &off, 1, "");
-		LLVMValueRef sz = cg_i32(c, bytes);
-		if (m)
-			sz = LLVMBuildSelect(c->b, opnd(c, m, k), sz, cg_i32(c, 0), "");
-		c->isa->cp_async(c, dst, opnd(c, p, k), bytes, sz);
-	}
-}
-
-/* dot_wait: the accumulator of in-flight wgmma dots, tied through wait_group. */
-static void lower_dot_wait(cg *c, const ir_op *op)
-{
-	if (!c->isa->wgmma_wait)
-		cg_fail(c, op, "dot_wait needs warpgroup tensor cores (--target=sm_90a)");
-	gtile *x = tget(c, op->operands[0]);
-	gtile *r = new_tile(c, x->n);
-	for (int e = 0; e < x->n; e++)
-		r->v[e] = x->v[e];
-	c->isa->wgmma_wait(c, (int)ir_op_int(op, "pending", 0), r->v, r->n);
-	put(c, &op->results[0], r);
-}
-
-static void lower_async(cg *c, const ir_op *op)
-{
-	if (!c->isa->cp_async)
-		cg_fail(c, op, "async copies are not supported on this target");
-	if (op->code == IR_OP_ASYNC_COMMIT)
-		c->isa->cp_async_commit(c);
-	else
-		c->isa->cp_async_wait(c, (int)ir_op_int(op, "pending", 0));
-	/* {fence}: the copies that landed are read by wgmma (the async proxy) */
-	if (op->code == IR_OP_ASYNC_WAIT && ir_op_int(op, "fence", 0) && c->isa->fence_proxy_async)
-		c->isa->fence_proxy_async(c);
-}
-
-/* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
- * with A and B in shared memory, each thread
- * computing the C elements it owns (the FMA path; tensor cores are the next step). */
-static void lower_dot(cg *c, const ir_op *op)
-{
-	const ir_value *a = op->operands[0], *b = op->operands[1], *ac = op->operands[2];
-	const ir_type *rt = op->results[0].type, *re = rt->elem;
-	/* batched (3-D): each of the Z products staged one after another */
-	int r0 = rt->rank - 2;
-	int64_t Z = r0 ? rt->shape[0] : 1, M = rt->shape[r0], N = rt->shape[r0 + 1], K = a->type->shape[r0 + 1];
-	int64_t aoff = 0, boff = gpu_align16(ir_type_numel(a->type) * gpu_elem_bytes(a->type->elem));
-	bool staged = tile_layout(c, a->type)->l.kind == GPU_SHARED && tile_layout(c, b->type)->l.kind == GPU_SHARED;
-	if (staged) {
-		/* convert_layout put A and B in shared memory (swizzled) */
-		aoff = tget(c, a)->smem;
-		boff = tget(c, b)->smem;
-		if (aoff < 0 || boff < 0)
-			cg_fail(c, op, "internal: a dot operand in a #shared layout was never staged");
-	} else {
-		lead_barrier(c);
-		to_smem(c, a, aoff);
-		to_smem(c, b, boff);
-	}
-	/* an operand in a ring slot (local_view) was waited for by the pipeline, behind its
-	 * own barrier; its address depends on the slot */
-	LLVMValueRef adyn = staged ? tget(c, a)->dyn : NULL, bdyn = staged ? tget(c, b)->dyn : NULL;
-	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
-	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
-	 * copies that staged its operands are fenced for it before a barrier) */
-	gpu_mma mp;
-	const gpu_layout *rl = &tile_layout(c, rt)->l;
-	bool tc = staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
-	/* both operands in ring slots: the pipeline's async_wait {fence} and barrier did it */
-	bool ring = adyn && bdyn;
-	if (tc && mp.version == 3 && c->isa->fence_proxy_async && !ring)
-		c->isa->fence_proxy_async(c);
-	if ((!adyn && !bdyn) || (tc && mp.version == 3 && !ring))
-		barrier(c);
-	if (tc) {
-		const gpu_layout *as = &tile_layout(c, a->type)->l, *bs = &tile_layout(c, b->type)->l;
-		gtile *acc = tget(c, ac);
-		bool v3 = mp.version == 3;
-		if (v3 && !G->wgmma)
-			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
-				"target (--target=sm_90a)");
-		if ((v3 ? !c->isa->wgmma || !lower_wgmma_fits(&mp, as, bs) : !lower_mma_fits(&mp, as, bs)) ||
-		    tile_layout(c, ac->type)->l.mma != mp.version || acc->n != slots(c, rt))
-			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
-				"for %s", v3 ? "wgmma" : "ldmatrix");
-		gtile *r = new_tile(c, acc->n);
-		for (int e = 0; e < acc->n; e++)
-			r->v[e] = acc->v[e];
-		LLVMValueRef ap = smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
-		LLVMValueRef bp = smem_at(c, b->type->elem, boff, cg_i32(c, 0));
-		if (adyn)
-			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
-		if (bdyn)
-			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
-		if (v3) /* in a pipelined loop, {wait = N} leaves N groups in flight */
-			lower_wgmma_issue(c, &mp, ap, bp, as, bs, G->tid, r->v),
-				lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
-		else
-			lower_mma_dot(c, &mp, ap, bp, as, bs, G->tid, r->v);
-		put(c, &op->results[0], r);
-		return;
-	}
-	if (adyn || bdyn)
-		cg_fail(c, op, "internal: a dot on the FMA path with operands in a ring slot");
-	bool fl = ir_type_is_float(re);
-	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
-	int E = per_thread(Z * M * N);
-	gtile *r = new_tile(c, E);
-	gtile *acc = tget(c, ac);
-	for (int e = 0; e < E; e++) {
-		LLVMValueRef oi = owned_index(c, Z * M * N, e);
-		LLVMValueRef zi = LLVMBuildUDiv(c->b, oi, cg_i32(c, M * N), "");
-		LLVMValueRef mn = LLVMBuildURem(c->b, oi, cg_i32(c, M * N), "");
-		LLVMValueRef m = LLVMBuildUDiv(c->b, mn, cg_i32(c, N), "");
-		LLVMValueRef nn = LLVMBuildURem(c->b, mn, cg_i32(c, N), "");
-		/* the z-th A (M x K) and B (K x N) in the staged row-major tiles */
-		LLVMValueRef abase = LLVMBuildMul(c->b, zi, cg_i32(c, M * K), "");
-		LLVMValueRef bbase = LLVMBuildMul(c->b, zi, cg_i32(c, K * N), "");
-		LLVMValueRef init = acc->v[e];
-		if (fl && LLVMTypeOf(init) != ct)
-			init = LLVMBuildFPExt(c->b, init, ct, "");
-		philoop l;
-		philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
-		LLVMValueRef kk = l.iv, sum = l.vals[0];
-		LLVMValueRef ai = staged ? shared_index(c, a->type, m, kk)
-					 : LLVMBuildAdd(c->b, abase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""), "");
-		LLVMValueRef bi = staged ? shared_index(c, b->type, kk, nn)
-					 : LLVMBuildAdd(c->b, bbase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""), "");
-		LLVMValueRef av = from_smem(c, a->type->elem, aoff, ai);
-		LLVMValueRef bv = from_smem(c, b->type->elem, boff, bi);
-		LLVMValueRef next;
-		if (fl) {
-			av = LLVMTypeOf(av) == ct ? av : LLVMBuildFPExt(c->b, av, ct, "");
-			bv = LLVMTypeOf(bv) == ct ? bv : LLVMBuildFPExt(c->b, bv, ct, "");
-			LLVMTypeRef fty;
-			LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &ct, 1, &fty);
-			LLVMValueRef args[3] = {av, bv, sum};
-			next = LLVMBuildCall2(c->b, fty, f, args, 3, "");
-		} else {
-			av = LLVMBuildSExt(c->b, av, ct, "");
-			bv = LLVMBuildSExt(c->b, bv, ct, "");
-			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
-		}
-		philoop_close(c, &l, &next);
-		sum = l.vals[0];
-		LLVMValueRef v = sum;
-		if (fl && ct != cg_scalar_type(c, re))
-			v = LLVMBuildFPTrunc(c->b, v, cg_scalar_type(c, re), "");
-		r->v[e] = v;
-	}
-	put(c, &op->results[0], r);
+		lg_put(c, &op->results[k], res[k]);
 }
 
 /* ---- control flow ------------------------------------------------------------------------- */
@@ -1650,11 +1409,11 @@ static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
 	int k = 0;
 	for (int i = 0; i < n; i++) {
 		if (is_tile(vs[i]->type)) {
-			gtile *t = tget(c, vs[i]);
+			gtile *t = lg_tget(c, vs[i]);
 			for (int e = 0; e < t->n; e++)
 				out[k++] = t->v[e];
 		} else {
-			out[k++] = sget(c, vs[i]);
+			out[k++] = lg_sget(c, vs[i]);
 		}
 	}
 	return k;
@@ -1662,7 +1421,7 @@ static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
 
 static int flat_count(const ir_type *t)
 {
-	return is_tile(t) ? slots(G->c, t) : 1;
+	return is_tile(t) ? lg_slots(lg_prog->c, t) : 1;
 }
 
 /* Binds values v[0..n) from flat LLVM values. */
@@ -1671,12 +1430,12 @@ static void bind_flat(cg *c, ir_value *const *vs, int n, LLVMValueRef *flat)
 	int k = 0;
 	for (int i = 0; i < n; i++) {
 		if (is_tile(vs[i]->type)) {
-			gtile *t = new_tile(c, flat_count(vs[i]->type));
+			gtile *t = lg_new_tile(c, flat_count(vs[i]->type));
 			for (int e = 0; e < t->n; e++)
 				t->v[e] = flat[k++];
-			put(c, vs[i], t);
+			lg_put(c, vs[i], t);
 		} else {
-			put(c, vs[i], flat[k++]);
+			lg_put(c, vs[i], flat[k++]);
 		}
 	}
 }
@@ -1710,7 +1469,7 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	LLVMValueRef *yv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
-	LLVMValueRef lb = sget(c, op->operands[0]), ub = sget(c, op->operands[1]), step = sget(c, op->operands[2]);
+	LLVMValueRef lb = lg_sget(c, op->operands[0]), ub = lg_sget(c, op->operands[1]), step = lg_sget(c, op->operands[2]);
 	bool sgn = ir_type_is_signed(op->operands[0]->type);
 	bool pending = loop_enter(c, &body, 1);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
@@ -1727,7 +1486,7 @@ static void lower_for(cg *c, const ir_op *op)
 	}
 	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
-	put(c, body->args[0], iv);
+	lg_put(c, body->args[0], iv);
 	bind_flat(c, body->args + 1, n, phis);
 	lower_block(c, body);
 	const ir_op *y = cg_terminator(body);
@@ -1756,20 +1515,20 @@ static void lower_if(cg *c, const ir_op *op)
 		for (int k = 0; k < n; k++)
 			if (cg_terminator(op->regions[a])->operands[k]->type != res[k]->type)
 				cg_fail(c, op, "internal: result %d of the if has another type (layout) in a branch", k);
-	LLVMBuildCondBr(c->b, sget(c, op->operands[0]), arms[0], arms[1]);
+	LLVMBuildCondBr(c->b, lg_sget(c, op->operands[0]), arms[0], arms[1]);
 	LLVMBasicBlockRef ends[2];
-	bool pending_in = G->pending, pending_out = false;
+	bool pending_in = lg_prog->pending, pending_out = false;
 	for (int a = 0; a < 2; a++) {
 		LLVMPositionBuilderAtEnd(c->b, arms[a]);
-		G->pending = pending_in;
+		lg_prog->pending = pending_in;
 		lower_block(c, op->regions[a]);
-		pending_out |= G->pending;
+		pending_out |= lg_prog->pending;
 		flat_vals(c, (const ir_value *const *)cg_terminator(op->regions[a])->operands, n, vals[a]);
 		ends[a] = LLVMGetInsertBlock(c->b);
 		LLVMBuildBr(c->b, join);
 	}
 	LLVMPositionBuilderAtEnd(c->b, join);
-	G->pending = pending_out;
+	lg_prog->pending = pending_out;
 	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
 	for (int k = 0; k < nf; k++) {
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(vals[0][k]), "");
@@ -1808,7 +1567,7 @@ static void lower_while(cg *c, const ir_op *op)
 	lower_block(c, before);
 	const ir_op *cnd = cg_terminator(before);
 	flat_vals(c, (const ir_value *const *)cnd->operands + 1, n, cv);
-	LLVMBuildCondBr(c->b, sget(c, cnd->operands[0]), bb, done);
+	LLVMBuildCondBr(c->b, lg_sget(c, cnd->operands[0]), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	bind_flat(c, after->args, n, cv);
 	lower_block(c, after);
@@ -1827,10 +1586,10 @@ static void lower_while(cg *c, const ir_op *op)
 static void lower_assert(cg *c, const ir_op *op)
 {
 	const ir_value *cv = op->operands[0];
-	int n = is_tile(cv->type) ? tget(c, cv)->n : 1;
+	int n = is_tile(cv->type) ? lg_tget(c, cv)->n : 1;
 	LLVMValueRef bad = NULL;
 	for (int e = 0; e < n; e++) {
-		LLVMValueRef no = LLVMBuildNot(c->b, opnd(c, cv, e), "");
+		LLVMValueRef no = LLVMBuildNot(c->b, lg_opnd(c, cv, e), "");
 		bad = bad ? LLVMBuildOr(c->b, bad, no, "") : no;
 	}
 	const ir_attr *ma = ir_op_attr(op, "msg");
@@ -1856,7 +1615,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_LOAD: lower_load(c, op); return;
 	case IR_OP_STORE:
 		lower_store(c, op);
-		G->pending |= one_thread_store(op);
+		lg_prog->pending |= one_thread_store(op);
 		return;
 	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
 	case IR_OP_REDUCE: lower_reduce(c, op); return;
@@ -1865,18 +1624,18 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_GATHER: lower_gather(c, op); return;
 	case IR_OP_INLINE_ASM: lower_inline_asm(c, op); return;
 	case IR_OP_MAKE_BLOCK_PTR: case IR_OP_ADVANCE: lower_block_ptr(c, op); return;
-	case IR_OP_DOT: lower_dot(c, op); return;
+	case IR_OP_DOT: lg_lower_dot(c, op); return;
 	case IR_OP_FOR: lower_for(c, op); return;
 	case IR_OP_IF: lower_if(c, op); return;
 	case IR_OP_WHILE: lower_while(c, op); return;
 	case IR_OP_YIELD: case IR_OP_CONDITION: return;
 	case IR_OP_CONVERT_LAYOUT: lower_shape(c, op); return;
 	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
-	case IR_OP_BARRIER: barrier(c); return;
-	case IR_OP_LOCAL_VIEW: lower_local_view(c, op); return;
-	case IR_OP_ASYNC_COPY: lower_async_copy(c, op); return;
-	case IR_OP_ASYNC_COMMIT: case IR_OP_ASYNC_WAIT: lower_async(c, op); return;
-	case IR_OP_DOT_WAIT: lower_dot_wait(c, op); return;
+	case IR_OP_BARRIER: lg_barrier(c); return;
+	case IR_OP_LOCAL_VIEW: lg_lower_local_view(c, op); return;
+	case IR_OP_ASYNC_COPY: lg_lower_async_copy(c, op); return;
+	case IR_OP_ASYNC_COMMIT: case IR_OP_ASYNC_WAIT: lg_lower_async(c, op); return;
+	case IR_OP_DOT_WAIT: lg_lower_dot_wait(c, op); return;
 	case IR_OP_ASSERT: lower_assert(c, op); return;
 	default: lower_shape(c, op); return;
 	}
@@ -1891,7 +1650,7 @@ static void lower_block(cg *c, const ir_block *b)
 int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared)
 {
 	gpu g = {.c = c};
-	G = &g;
+	lg_prog = &g;
 	c->f = f;
 	const gpu_isa *isa = c->isa;
 	int warp = 32, warps = 4; /* the driver sets both on every GPU function */
@@ -1919,7 +1678,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 		LLVMValueRef p = LLVMGetParam(c->fn, (unsigned)i);
 		if (LLVMTypeOf(p) == gptr && gptr != c->t_ptr)
 			p = LLVMBuildAddrSpaceCast(c->b, p, c->t_ptr, "");
-		put(c, f->body->args[i], cg_from_abi(c, t, p));
+		lg_put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
@@ -1951,6 +1710,6 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	if (c->meta_out)
 		strbuf_putn(c->meta_out, meta.data, meta.len);
 	strbuf_free(&meta);
-	G = NULL;
+	lg_prog = NULL;
 	return 0;
 }

@@ -1,0 +1,97 @@
+/* lower_gpu.h: what the two halves of the GPU lowering share, internal to lib/codegen.
+ * lower_gpu.c lowers a function and most ops; lower_gpu_dot.c lowers dots and the
+ * pipeline's ring ops. A tile is, while lowering, the SSA values of the slots this thread
+ * holds (gtile); the helpers below are lower_gpu.c's, prefixed lg_. */
+#ifndef TILECC_CODEGEN_LOWER_GPU_H
+#define TILECC_CODEGEN_LOWER_GPU_H
+
+#include "codegen/cg.h"
+#include "codegen/gpu_isa.h"
+#include "codegen/lower.h"
+#include "transforms/gpu_layout.h"
+
+typedef struct gtile {
+	int n;             /* elements this thread holds (E) */
+	LLVMValueRef *v;   /* their values */
+	int64_t smem;      /* a #shared tile: its byte offset in shared memory (n is 0) */
+	LLVMValueRef dyn;  /* a ring slot's #shared tile (local_view): bytes added at run time
+			    * (i64), or NULL */
+} gtile;
+
+typedef struct gpu {
+	cg *c;
+	int T;                  /* threads per program */
+	int warp;               /* threads per warp */
+	LLVMValueRef tid;       /* thread index (i32) */
+	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
+	int64_t smem_bytes;     /* the most any op needs */
+	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
+	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
+	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
+} gpu;
+
+/* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the
+ * lowering indexes with the direct formula of owned_index. */
+typedef struct tlayout {
+	gpu_layout l;
+	bool canonical;
+} tlayout;
+
+extern gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
+
+/* ---- values (ir_value to LLVM value or gtile; cg_fail when not lowered yet) ---- */
+LLVMValueRef lg_sget(cg *c, const ir_value *v);
+gtile *lg_tget(cg *c, const ir_value *v);
+void lg_put(cg *c, const ir_value *v, void *x);
+/* A tile of n slots (none for a #shared tile), not placed in shared memory. */
+gtile *lg_new_tile(cg *c, int n);
+/* Element e of operand v: a tile's own element, or a scalar broadcast. */
+LLVMValueRef lg_opnd(cg *c, const ir_value *v, int e);
+
+/* ---- layouts ---- */
+/* Elements per thread of a canonical tile of numel elements. */
+int lg_per_thread(int64_t numel);
+/* The flattened index (i32) of this thread's e-th element of a canonical tile. */
+LLVMValueRef lg_owned_index(cg *c, int64_t numel, int e);
+const tlayout *lg_tile_layout(cg *c, const ir_type *t);
+/* Elements this thread holds of a tile of type t, and the flattened index (i32) of
+ * slot e. */
+int lg_slots(cg *c, const ir_type *t);
+LLVMValueRef lg_owned(cg *c, const ir_type *t, int e);
+
+/* ---- shared memory ---- */
+void lg_barrier(cg *c);
+/* The barrier before an op overwrites shared memory others may still read, unless
+ * insert-barriers placed the barriers. */
+void lg_lead_barrier(cg *c);
+/* A pointer to element idx (of type e) of the buffer at byte offset byte_off. */
+LLVMValueRef lg_smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx);
+/* The element index (i32) of (r, col) in a 2-D tile of #shared type t (its swizzle). */
+LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col);
+/* Tile v to shared memory at byte offset off, row-major; element idx of a row-major
+ * buffer back. */
+void lg_to_smem(cg *c, const ir_value *v, int64_t off);
+LLVMValueRef lg_from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx);
+
+/* ---- loops in registers ---- */
+/* A counted loop: for (iv = from; iv <= or < bound; iv++), carrying n values that start at
+ * init[]. lg_philoop_open leaves the builder in the body with l->iv and l->vals[]
+ * current; lg_philoop_close takes the values for the next iteration and leaves the
+ * builder after the loop, where l->vals[] hold the final values. */
+typedef struct philoop {
+	LLVMBasicBlockRef head, done;
+	LLVMValueRef iv, vals[8];
+	int n;
+} philoop;
+void lg_philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
+		     LLVMValueRef bound, int n, const LLVMValueRef *init);
+void lg_philoop_close(cg *c, philoop *l, const LLVMValueRef *next);
+
+/* ---- lower_gpu_dot.c ---- */
+void lg_lower_local_view(cg *c, const ir_op *op);
+void lg_lower_async_copy(cg *c, const ir_op *op);
+void lg_lower_async(cg *c, const ir_op *op);
+void lg_lower_dot_wait(cg *c, const ir_op *op);
+void lg_lower_dot(cg *c, const ir_op *op);
+
+#endif

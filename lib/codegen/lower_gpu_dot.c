@@ -1,0 +1,207 @@
+/* lower_gpu_dot.c: the GPU lowering of dots and of the software pipeline's ring of shared
+ * buffers (lib/transforms/pipeline.c): local_view, async_copy, async_commit/async_wait and
+ * dot_wait, and tl.dot itself, on tensor cores (mma.sync through lower_mma.c, wgmma
+ * through lower_wgmma.c) or, where no instruction fits, as FMA loops over operands staged
+ * in shared memory. The rest of the GPU lowering, and the helpers shared with it, are in
+ * lower_gpu.c and lower_gpu.h. */
+#include "codegen/lower_gpu.h"
+#include "codegen/lower_mma.h"
+#include "codegen/lower_wgmma.h"
+
+/* ---- the pipeline's ring of shared buffers (lib/transforms/pipeline.c) ---------------- */
+
+/* local_view: the #shared tile in slot %slot of its ring, at smem_offset + slot *
+ * slot_bytes. */
+void lg_lower_local_view(cg *c, const ir_op *op)
+{
+	int64_t off = ir_op_int(op, "smem_offset", -1), sb = ir_op_int(op, "slot_bytes", 0);
+	if (off < 0)
+		cg_fail(c, op, "internal: a local_view without a planned offset (run smem-alloc)");
+	gtile *r = lg_new_tile(c, 0);
+	r->smem = off;
+	LLVMValueRef slot = LLVMBuildZExt(c->b, lg_sget(c, op->operands[0]), c->t_i64, "");
+	r->dyn = LLVMBuildMul(c->b, slot, cg_i64(c, sb), "");
+	int64_t end = ir_op_int(op, "ring_end", 0);
+	if (end > lg_prog->smem_bytes)
+		lg_prog->smem_bytes = end;
+	lg_put(c, &op->results[0], r);
+}
+
+/* async_copy %view, %ptrs, %mask: each run of {vec} consecutive elements a thread holds
+ * (along its layout's fastest dimension, which the view's #shared layout must store
+ * contiguously) is one cp.async to where that layout puts the run's first element; a
+ * masked-off run copies nothing and zero-fills. */
+void lg_lower_async_copy(cg *c, const ir_op *op)
+{
+	if (!c->isa->cp_async)
+		cg_fail(c, op, "async copies are not supported on this target");
+	const ir_value *dv = op->operands[0], *p = op->operands[1];
+	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *dt = dv->type, *pt = p->type, *e = dt->elem;
+	gtile *d = lg_tget(c, dv);
+	int64_t eb = gpu_elem_bytes(e);
+	int w = (int)ir_op_int(op, "vec", 1), dim;
+	int run = gpu_layout_run_dim(pt, lg_prog->warp, lg_prog->T / lg_prog->warp, &dim);
+	int bytes = (int)(w * eb);
+	if (w > run || (bytes != 4 && bytes != 8 && bytes != 16) || pt->rank != 2 ||
+	    !gpu_run_fits_shared(&lg_tile_layout(c, dt)->l, pt->shape, dim, w))
+		cg_fail(c, op, "internal: an async copy of %d elements of %d bytes per access", w, (int)eb);
+	LLVMValueRef base = LLVMBuildGEP2(c->b, c->t_i8, lg_prog->smem, &(LLVMValueRef){cg_i64(c, d->smem)}, 1, "");
+	if (d->dyn)
+		base = LLVMBuildGEP2(c->b, c->t_i8, base, &d->dyn, 1, "");
+	int n = lg_slots(c, pt);
+	for (int k = 0; k < n; k += w) {
+		LLVMValueRef i = lg_owned(c, pt, k);
+		LLVMValueRef si = lg_shared_index(c, dt, LLVMBuildUDiv(c->b, i, cg_i32(c, pt->shape[1]), ""),
+					       LLVMBuildURem(c->b, i, cg_i32(c, pt->shape[1]), ""));
+		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, si, c->t_i64, ""), cg_i64(c, eb), "");
+		LLVMValueRef dst = LLVMBuildGEP2(c->b, c->t_i8, base, &off, 1, "");
+		LLVMValueRef sz = cg_i32(c, bytes);
+		if (m)
+			sz = LLVMBuildSelect(c->b, lg_opnd(c, m, k), sz, cg_i32(c, 0), "");
+		c->isa->cp_async(c, dst, lg_opnd(c, p, k), bytes, sz);
+	}
+}
+
+/* dot_wait: the accumulator of in-flight wgmma dots, tied through wait_group. */
+void lg_lower_dot_wait(cg *c, const ir_op *op)
+{
+	if (!c->isa->wgmma_wait)
+		cg_fail(c, op, "dot_wait needs warpgroup tensor cores (--target=sm_90a)");
+	gtile *x = lg_tget(c, op->operands[0]);
+	gtile *r = lg_new_tile(c, x->n);
+	for (int e = 0; e < x->n; e++)
+		r->v[e] = x->v[e];
+	c->isa->wgmma_wait(c, (int)ir_op_int(op, "pending", 0), r->v, r->n);
+	lg_put(c, &op->results[0], r);
+}
+
+void lg_lower_async(cg *c, const ir_op *op)
+{
+	if (!c->isa->cp_async)
+		cg_fail(c, op, "async copies are not supported on this target");
+	if (op->code == IR_OP_ASYNC_COMMIT)
+		c->isa->cp_async_commit(c);
+	else
+		c->isa->cp_async_wait(c, (int)ir_op_int(op, "pending", 0));
+	/* {fence}: the copies that landed are read by wgmma (the async proxy) */
+	if (op->code == IR_OP_ASYNC_WAIT && ir_op_int(op, "fence", 0) && c->isa->fence_proxy_async)
+		c->isa->fence_proxy_async(c);
+}
+
+/* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
+ * with A and B in shared memory: on tensor cores when assign-layouts gave the result the #mma
+ * layout, else each thread computing the C elements it owns with FMA loops. */
+void lg_lower_dot(cg *c, const ir_op *op)
+{
+	const ir_value *a = op->operands[0], *b = op->operands[1], *ac = op->operands[2];
+	const ir_type *rt = op->results[0].type, *re = rt->elem;
+	/* batched (3-D): each of the Z products staged one after another */
+	int r0 = rt->rank - 2;
+	int64_t Z = r0 ? rt->shape[0] : 1, M = rt->shape[r0], N = rt->shape[r0 + 1], K = a->type->shape[r0 + 1];
+	int64_t aoff = 0, boff = gpu_align16(ir_type_numel(a->type) * gpu_elem_bytes(a->type->elem));
+	bool staged = lg_tile_layout(c, a->type)->l.kind == GPU_SHARED && lg_tile_layout(c, b->type)->l.kind == GPU_SHARED;
+	if (staged) {
+		/* convert_layout put A and B in shared memory (swizzled) */
+		aoff = lg_tget(c, a)->smem;
+		boff = lg_tget(c, b)->smem;
+		if (aoff < 0 || boff < 0)
+			cg_fail(c, op, "internal: a dot operand in a #shared layout was never staged");
+	} else {
+		lg_lead_barrier(c);
+		lg_to_smem(c, a, aoff);
+		lg_to_smem(c, b, boff);
+	}
+	/* an operand in a ring slot (local_view) was waited for by the pipeline, behind its
+	 * own barrier; its address depends on the slot */
+	LLVMValueRef adyn = staged ? lg_tget(c, a)->dyn : NULL, bdyn = staged ? lg_tget(c, b)->dyn : NULL;
+	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
+	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
+	 * copies that staged its operands are fenced for it before a barrier) */
+	gpu_mma mp;
+	const gpu_layout *rl = &lg_tile_layout(c, rt)->l;
+	bool tc = staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
+	/* both operands in ring slots: the pipeline's async_wait {fence} and barrier did it */
+	bool ring = adyn && bdyn;
+	if (tc && mp.version == 3 && c->isa->fence_proxy_async && !ring)
+		c->isa->fence_proxy_async(c);
+	if ((!adyn && !bdyn) || (tc && mp.version == 3 && !ring))
+		lg_barrier(c);
+	if (tc) {
+		const gpu_layout *as = &lg_tile_layout(c, a->type)->l, *bs = &lg_tile_layout(c, b->type)->l;
+		gtile *acc = lg_tget(c, ac);
+		bool v3 = mp.version == 3;
+		if (v3 && !lg_prog->wgmma)
+			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
+				"target (--target=sm_90a)");
+		if ((v3 ? !c->isa->wgmma || !lower_wgmma_fits(&mp, as, bs) : !lower_mma_fits(&mp, as, bs)) ||
+		    lg_tile_layout(c, ac->type)->l.mma != mp.version || acc->n != lg_slots(c, rt))
+			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
+				"for %s", v3 ? "wgmma" : "ldmatrix");
+		gtile *r = lg_new_tile(c, acc->n);
+		for (int e = 0; e < acc->n; e++)
+			r->v[e] = acc->v[e];
+		LLVMValueRef ap = lg_smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
+		LLVMValueRef bp = lg_smem_at(c, b->type->elem, boff, cg_i32(c, 0));
+		if (adyn)
+			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
+		if (bdyn)
+			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
+		if (v3) /* in a pipelined loop, {wait = N} leaves N groups in flight */
+			lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v),
+				lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
+		else
+			lower_mma_dot(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
+		lg_put(c, &op->results[0], r);
+		return;
+	}
+	if (adyn || bdyn)
+		cg_fail(c, op, "internal: a dot on the FMA path with operands in a ring slot");
+	bool fl = ir_type_is_float(re);
+	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
+	int E = lg_per_thread(Z * M * N);
+	gtile *r = lg_new_tile(c, E);
+	gtile *acc = lg_tget(c, ac);
+	for (int e = 0; e < E; e++) {
+		LLVMValueRef oi = lg_owned_index(c, Z * M * N, e);
+		LLVMValueRef zi = LLVMBuildUDiv(c->b, oi, cg_i32(c, M * N), "");
+		LLVMValueRef mn = LLVMBuildURem(c->b, oi, cg_i32(c, M * N), "");
+		LLVMValueRef m = LLVMBuildUDiv(c->b, mn, cg_i32(c, N), "");
+		LLVMValueRef nn = LLVMBuildURem(c->b, mn, cg_i32(c, N), "");
+		/* the z-th A (M x K) and B (K x N) in the staged row-major tiles */
+		LLVMValueRef abase = LLVMBuildMul(c->b, zi, cg_i32(c, M * K), "");
+		LLVMValueRef bbase = LLVMBuildMul(c->b, zi, cg_i32(c, K * N), "");
+		LLVMValueRef init = acc->v[e];
+		if (fl && LLVMTypeOf(init) != ct)
+			init = LLVMBuildFPExt(c->b, init, ct, "");
+		philoop l;
+		lg_philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
+		LLVMValueRef kk = l.iv, sum = l.vals[0];
+		LLVMValueRef ai = staged ? lg_shared_index(c, a->type, m, kk)
+					 : LLVMBuildAdd(c->b, abase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""), "");
+		LLVMValueRef bi = staged ? lg_shared_index(c, b->type, kk, nn)
+					 : LLVMBuildAdd(c->b, bbase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, N), ""), nn, ""), "");
+		LLVMValueRef av = lg_from_smem(c, a->type->elem, aoff, ai);
+		LLVMValueRef bv = lg_from_smem(c, b->type->elem, boff, bi);
+		LLVMValueRef next;
+		if (fl) {
+			av = LLVMTypeOf(av) == ct ? av : LLVMBuildFPExt(c->b, av, ct, "");
+			bv = LLVMTypeOf(bv) == ct ? bv : LLVMBuildFPExt(c->b, bv, ct, "");
+			LLVMTypeRef fty;
+			LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &ct, 1, &fty);
+			LLVMValueRef args[3] = {av, bv, sum};
+			next = LLVMBuildCall2(c->b, fty, f, args, 3, "");
+		} else {
+			av = LLVMBuildSExt(c->b, av, ct, "");
+			bv = LLVMBuildSExt(c->b, bv, ct, "");
+			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
+		}
+		lg_philoop_close(c, &l, &next);
+		sum = l.vals[0];
+		LLVMValueRef v = sum;
+		if (fl && ct != cg_scalar_type(c, re))
+			v = LLVMBuildFPTrunc(c->b, v, cg_scalar_type(c, re), "");
+		r->v[e] = v;
+	}
+	lg_put(c, &op->results[0], r);
+}
