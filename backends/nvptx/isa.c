@@ -254,6 +254,7 @@ const gpu_isa nvptx_isa = {
     .cp_async_wait = nvptx_cp_async_wait,
     .wgmma_fence = nvptx_wgmma_fence,
     .wgmma = nvptx_wgmma,
+    .wgmma_rs = nvptx_wgmma_rs,
     .wgmma_commit = nvptx_wgmma_commit,
     .wgmma_wait = nvptx_wgmma_wait,
     .fence_proxy_async = nvptx_fence_proxy_async,

@@ -21,6 +21,8 @@ void nvptx_wgmma_commit(cg *c);
 void nvptx_fence_proxy_async(cg *c);
 void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
 		 LLVMValueRef *acc);
+void nvptx_wgmma_rs(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef db, bool trans_b,
+		    LLVMValueRef *acc);
 void nvptx_wgmma_wait(cg *c, int pending, LLVMValueRef *acc, int n);
 
 #endif

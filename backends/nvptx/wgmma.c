@@ -4,6 +4,7 @@
  *   wgmma.fence.sync.aligned                      before the first wgmma of a group
  *   wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}
  *       {d0 .. d(N/2-1)}, a-desc, b-desc, scale-d, 1, 1, trans-a, trans-b
+ *       {d0 .. d(N/2-1)}, {a0, a1, a2, a3}, b-desc, scale-d, 1, 1, trans-b   (A in registers)
  *   wgmma.commit_group.sync.aligned               closes the group
  *   wgmma.wait_group.sync.aligned P               waits until P groups are pending
  *   fence.proxy.async.shared::cta                 generic-proxy stores -> async proxy
@@ -93,6 +94,30 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 	LLVMValueRef ex[2] = {da, db};
 	LLVMTypeRef et[2] = {c->t_i64, c->t_i64};
 	call_tied(c, t.data, k.data, ex, 2, et, acc, nacc);
+	strbuf_free(&t);
+	strbuf_free(&k);
+}
+
+void nvptx_wgmma_rs(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef db, bool trans_b,
+		    LLVMValueRef *acc)
+{
+	int nacc = n / 2;
+	const char *ty = kind == 1 ? "bf16" : "f16";
+	strbuf t = {0}, k = {0};
+	/* $0 .. $(nacc-1): d; then A's four registers, B's descriptor, the tied inputs */
+	strbuf_printf(&t, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ty, ty);
+	for (int i = 0; i < nacc; i++)
+		strbuf_printf(&t, "%s$%d", i ? ", " : "", i);
+	strbuf_printf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, 1, 1, 1, %d;", nacc, nacc + 1, nacc + 2, nacc + 3, nacc + 4,
+		      trans_b ? 1 : 0);
+	for (int i = 0; i < nacc; i++)
+		strbuf_printf(&k, "%s=f", i ? "," : "");
+	strbuf_printf(&k, ",r,r,r,r,l");
+	tied(&k, nacc);
+	strbuf_printf(&k, ",~{memory}");
+	LLVMValueRef ex[5] = {a[0], a[1], a[2], a[3], db};
+	LLVMTypeRef et[5] = {c->t_i32, c->t_i32, c->t_i32, c->t_i32, c->t_i64};
+	call_tied(c, t.data, k.data, ex, 5, et, acc, nacc);
 	strbuf_free(&t);
 	strbuf_free(&k);
 }

@@ -136,7 +136,7 @@ def matmul(M, dt, label, key):
     ref = (A.float() @ B.float())
     ok = torch.allclose(C1.float(), ref, rtol=2e-2, atol=0.5)
     print(f"   matmul {label} check: {'OK' if ok else 'MISMATCH'} (max err {(C1.float() - ref).abs().max().item():.3g})", flush=True)
-    report("matmul", label, "TFLOP/s", 2.0 * M ** 3 / 1e3, timeit(lambda: k(grid, A, B, C1, *args), reps=3) if ok else None,
+    report("matmul", label, "TFLOP/s", 2.0 * M ** 3 / 1e3, timeit(lambda: k(grid, A, B, C1, *args), reps=20) if ok else None,
            timeit(lambda: tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4), reps=20),
            compile_ms[key], tms)
 
@@ -162,7 +162,7 @@ def attention(D, S, key):
     ok = torch.allclose(o1.float(), ref.float(), rtol=2e-2, atol=2e-2)
     print(f"   attention D{D} S{S} check: {'OK' if ok else 'MISMATCH'} (max err {(o1.float() - ref.float()).abs().max().item():.3g})", flush=True)
     flops = 4.0 * BH * S * S * D / 1e3
-    report("attention", f"4x32x{S} D{D} fp16", "TFLOP/s", flops, timeit(lambda: k(grid, q, kk, v, o1, S, scale, S * D, D), reps=3) if ok else None,
+    report("attention", f"4x32x{S} D{D} fp16", "TFLOP/s", flops, timeit(lambda: k(grid, q, kk, v, o1, S, scale, S * D, D), reps=10) if ok else None,
            timeit(lambda: tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8), reps=10),
            compile_ms[key], tms)
 

@@ -61,6 +61,10 @@ typedef struct gpu_isa {
 	void (*wgmma_fence)(cg *c);
 	void (*wgmma)(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
 		      LLVMValueRef *acc);
+	/* the same with A in registers (the "RS" form): a[0..3], i32, each two fp16/bf16 of
+	 * the thread's A fragment (gpu_mma.h, gpu_wgmma_a_slot) */
+	void (*wgmma_rs)(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef db, bool trans_b,
+			 LLVMValueRef *acc);
 	void (*wgmma_commit)(cg *c);
 	void (*wgmma_wait)(cg *c, int pending, LLVMValueRef *acc, int n);
 	void (*fence_proxy_async)(cg *c);

@@ -424,6 +424,13 @@ static void to_shared(cg *c, const ir_op *op)
 	store_tile(c, x, off, rt);
 	gtile *r = lg_new_tile(c, 0);
 	r->smem = off;
+	if (ir_op_attr(op, "ring")) {
+		/* staged before a pipelined loop for its dot (attention's Q): fenced here, once,
+		 * for wgmma's async proxy; the barrier after it is insert-barriers' */
+		if (lg_prog->wgmma && c->isa->fence_proxy_async)
+			c->isa->fence_proxy_async(c);
+		r->ready = true;
+	}
 	lg_put(c, &op->results[0], r);
 }
 

@@ -16,6 +16,8 @@ typedef struct gtile {
 	int64_t smem;      /* a #shared tile: its byte offset in shared memory (n is 0) */
 	LLVMValueRef dyn;  /* a ring slot's #shared tile (local_view): bytes added at run time
 			    * (i64), or NULL */
+	bool ready;        /* a #shared tile the pipeline staged once before its loop ({ring}):
+			    * fenced for the async proxy, behind the barrier that follows it */
 } gtile;
 
 typedef struct gpu {

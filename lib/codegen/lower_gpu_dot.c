@@ -100,10 +100,19 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	int r0 = rt->rank - 2;
 	int64_t Z = r0 ? rt->shape[0] : 1, M = rt->shape[r0], N = rt->shape[r0 + 1], K = a->type->shape[r0 + 1];
 	int64_t aoff = 0, boff = gpu_align16(ir_type_numel(a->type) * gpu_elem_bytes(a->type->elem));
-	bool staged = lg_tile_layout(c, a->type)->l.kind == GPU_SHARED && lg_tile_layout(c, b->type)->l.kind == GPU_SHARED;
+	const gpu_layout *al = &lg_tile_layout(c, a->type)->l, *rl = &lg_tile_layout(c, rt)->l;
+	bool a_shared = al->kind == GPU_SHARED, b_shared = lg_tile_layout(c, b->type)->l.kind == GPU_SHARED;
+	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
+	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
+	 * copies that staged its operands are fenced for it before a barrier); on wgmma A may
+	 * be in registers, in the layout of its fragments (a_regs) */
+	gpu_mma mp;
+	bool plan = c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
+	bool a_regs = plan && !a_shared && b_shared && mp.version == 3 && gpu_wgmma_a_regs(&mp, al);
+	bool staged = (a_shared || a_regs) && b_shared;
 	if (staged) {
 		/* convert_layout put A and B in shared memory (swizzled) */
-		aoff = lg_tget(c, a)->smem;
+		aoff = a_regs ? 0 : lg_tget(c, a)->smem;
 		boff = lg_tget(c, b)->smem;
 		if (aoff < 0 || boff < 0)
 			cg_fail(c, op, "internal: a dot operand in a #shared layout was never staged");
@@ -114,18 +123,17 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	}
 	/* an operand in a ring slot (local_view) was waited for by the pipeline, behind its
 	 * own barrier; its address depends on the slot */
-	LLVMValueRef adyn = staged ? lg_tget(c, a)->dyn : NULL, bdyn = staged ? lg_tget(c, b)->dyn : NULL;
-	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
-	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
-	 * copies that staged its operands are fenced for it before a barrier) */
-	gpu_mma mp;
-	const gpu_layout *rl = &lg_tile_layout(c, rt)->l;
-	bool tc = staged && c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
-	/* both operands in ring slots: the pipeline's async_wait {fence} and barrier did it */
-	bool ring = adyn && bdyn;
+	LLVMValueRef adyn = staged && !a_regs ? lg_tget(c, a)->dyn : NULL, bdyn = staged ? lg_tget(c, b)->dyn : NULL;
+	bool tc = staged && plan;
+	/* an operand is ready when it is in a ring slot (the pipeline's wait and barrier made
+	 * the copies visible), staged before the loop (fenced there), or in registers; with
+	 * both ready, the dot needs no fence and no barrier of its own */
+	bool a_ready = a_regs || adyn || (staged && lg_tget(c, a)->ready);
+	bool b_ready = bdyn || (staged && lg_tget(c, b)->ready);
+	bool ring = a_ready && b_ready;
 	if (tc && mp.version == 3 && c->isa->fence_proxy_async && !ring)
 		c->isa->fence_proxy_async(c);
-	if ((!adyn && !bdyn) || (tc && mp.version == 3 && !ring))
+	if ((!a_ready && !bdyn) || (tc && mp.version == 3 && !ring))
 		lg_barrier(c);
 	if (tc) {
 		const gpu_layout *as = &lg_tile_layout(c, a->type)->l, *bs = &lg_tile_layout(c, b->type)->l;
@@ -134,23 +142,29 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		if (v3 && !lg_prog->wgmma)
 			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
 				"target (--target=sm_90a)");
-		if ((v3 ? !c->isa->wgmma || !lower_wgmma_fits(&mp, as, bs) : !lower_mma_fits(&mp, as, bs)) ||
+		bool fits = a_regs ? c->isa->wgmma_rs && lower_wgmma_fits_rs(&mp, as, bs)
+			  : v3   ? c->isa->wgmma && lower_wgmma_fits(&mp, as, bs)
+				 : lower_mma_fits(&mp, as, bs);
+		if (!fits ||
 		    lg_tile_layout(c, ac->type)->l.mma != mp.version || acc->n != lg_slots(c, rt))
 			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
 				"for %s", v3 ? "wgmma" : "ldmatrix");
 		gtile *r = lg_new_tile(c, acc->n);
 		for (int e = 0; e < acc->n; e++)
 			r->v[e] = acc->v[e];
-		LLVMValueRef ap = lg_smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
+		LLVMValueRef ap = a_regs ? NULL : lg_smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
 		LLVMValueRef bp = lg_smem_at(c, b->type->elem, boff, cg_i32(c, 0));
 		if (adyn)
 			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
 		if (bdyn)
 			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
-		if (v3) /* in a pipelined loop, {wait = N} leaves N groups in flight */
-			lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v),
-				lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
-		else
+		if (v3) { /* in a pipelined loop, {wait = N} leaves N groups in flight */
+			if (a_regs)
+				lower_wgmma_issue_rs(c, &mp, as, lg_tget(c, a)->v, bp, bs, lg_prog->tid, r->v);
+			else
+				lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
+			lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
+		} else
 			lower_mma_dot(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
 		lg_put(c, &op->results[0], r);
 		return;

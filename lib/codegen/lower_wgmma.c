@@ -44,6 +44,37 @@ static LLVMValueRef descriptor(cg *c, LLVMValueRef addr, uint64_t bits)
 	return LLVMBuildOr(c->b, a, LLVMConstInt(c->t_i64, bits, 0), "");
 }
 
+/* Warp w's place: w % W0 along M (its warpgroup g = (w % W0) / 4), w / W0 along N. */
+static void warp_of(cg *c, const gpu_mma *p, LLVMValueRef tid, LLVMValueRef *g, LLVMValueRef *w1)
+{
+	LLVMBuilderRef bl = c->b;
+	LLVMValueRef w = LLVMBuildUDiv(bl, tid, cg_i32(c, 32), "");
+	*g = LLVMBuildUDiv(bl, LLVMBuildURem(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, 4), "");
+	*w1 = LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
+}
+
+/* B's descriptor for instruction column n of warp column w1, at k-step 0: column
+ * (n W1 + w1) N; N-major, its panel and its place in the panel's row; K-major, its
+ * storage row. */
+static LLVMValueRef b_descriptor(cg *c, const gpu_mma *p, const gpu_wgmma_operand *ob, LLVMValueRef bbase,
+				 LLVMValueRef w1, int n)
+{
+	LLVMBuilderRef bl = c->b;
+	LLVMValueRef col = LLVMBuildAdd(bl, LLVMBuildMul(bl, w1, cg_i32(c, p->instr_n), ""),
+					cg_i32(c, gpu_wgmma_b_col(p, n, 0)), "");
+	LLVMValueRef boff;
+	if (ob->mn_major) {
+		LLVMValueRef pan = LLVMBuildUDiv(bl, col, cg_i32(c, ob->w), "");
+		LLVMValueRef in = LLVMBuildURem(bl, col, cg_i32(c, ob->w), "");
+		boff = LLVMBuildAdd(bl, LLVMBuildMul(bl, pan, cg_i32(c, ob->rows * ob->w * ob->eb), ""),
+				    LLVMBuildMul(bl, in, cg_i32(c, ob->eb), ""), "");
+	} else {
+		boff = LLVMBuildMul(bl, col, cg_i32(c, gpu_wgmma_at(ob, 0, 1)), "");
+	}
+	return descriptor(c, LLVMBuildAdd(bl, bbase, LLVMBuildZExt(bl, boff, c->t_i64, ""), ""),
+			  gpu_wgmma_desc_bits(ob));
+}
+
 void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
 		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
 {
@@ -51,35 +82,19 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 	gpu_wgmma_operand oa, ob;
 	if (!operands(p, as, bs, &oa, &ob))
 		cg_fail(c, NULL, "internal: wgmma operands not in their NVMMA shared layouts");
-	/* warp w: w % W0 along M (its warpgroup g = (w % W0) / 4), w / W0 along N */
-	LLVMValueRef w = LLVMBuildUDiv(bl, tid, cg_i32(c, 32), "");
-	LLVMValueRef g = LLVMBuildUDiv(bl, LLVMBuildURem(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, 4), "");
-	LLVMValueRef w1 = LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
+	LLVMValueRef g, w1;
+	warp_of(c, p, tid, &g, &w1);
 	LLVMValueRef abase = LLVMBuildPtrToInt(bl, a, c->t_i64, "");
 	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
 	/* A: the warpgroup's 64 rows start g * 64 rows in (the start offsets are additive in
 	 * rows and columns: gpu_wgmma_at) */
 	LLVMValueRef ag = LLVMBuildMul(bl, LLVMBuildZExt(bl, g, c->t_i64, ""), cg_i64(c, gpu_wgmma_at(&oa, 64, 0)), "");
 	LLVMValueRef da0 = descriptor(c, LLVMBuildAdd(bl, abase, ag, ""), gpu_wgmma_desc_bits(&oa));
-	uint64_t bbits = gpu_wgmma_desc_bits(&ob);
 	int na = p->instr_n / 2;
 	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
 	c->isa->wgmma_fence(c);
 	for (int n = 0; n < p->nreps; n++) {
-		/* B: column (n W1 + w1) N: N-major, its panel and its place in the panel's row;
-		 * K-major, its storage row */
-		LLVMValueRef col = LLVMBuildAdd(bl, LLVMBuildMul(bl, w1, cg_i32(c, p->instr_n), ""),
-						cg_i32(c, gpu_wgmma_b_col(p, n, 0)), "");
-		LLVMValueRef boff;
-		if (ob.mn_major) {
-			LLVMValueRef pan = LLVMBuildUDiv(bl, col, cg_i32(c, ob.w), "");
-			LLVMValueRef in = LLVMBuildURem(bl, col, cg_i32(c, ob.w), "");
-			boff = LLVMBuildAdd(bl, LLVMBuildMul(bl, pan, cg_i32(c, ob.rows * ob.w * ob.eb), ""),
-					    LLVMBuildMul(bl, in, cg_i32(c, ob.eb), ""), "");
-		} else {
-			boff = LLVMBuildMul(bl, col, cg_i32(c, gpu_wgmma_at(&ob, 0, 1)), "");
-		}
-		LLVMValueRef db0 = descriptor(c, LLVMBuildAdd(bl, bbase, LLVMBuildZExt(bl, boff, c->t_i64, ""), ""), bbits);
+		LLVMValueRef db0 = b_descriptor(c, p, &ob, bbase, w1, n);
 		for (int m = 0; m < p->mreps; m++) {
 			int slot0[256];
 			for (int r = 0; r < na; r++) {
@@ -93,6 +108,59 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
 				c->isa->wgmma(c, p->kind == GPU_MMA_BF16, p->instr_n, da, db, oa.mn_major, ob.mn_major,
 					      frag);
+			}
+			for (int r = 0; r < na; r++)
+				acc[slot0[r]] = frag[r];
+		}
+	}
+	c->isa->wgmma_commit(c);
+}
+
+bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layout *bs)
+{
+	gpu_wgmma_operand ob;
+	return p->version == 3 && gpu_wgmma_a_regs(p, al) && gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, &ob) &&
+	       panel_ok(&ob, p->instr_n);
+}
+
+void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const LLVMValueRef *a, LLVMValueRef b,
+			  const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+{
+	LLVMBuilderRef bl = c->b;
+	gpu_wgmma_operand ob;
+	if (!lower_wgmma_fits_rs(p, al, bs) || !gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, &ob))
+		cg_fail(c, NULL, "internal: a wgmma A operand in registers not in its fragment layout");
+	LLVMValueRef g, w1;
+	warp_of(c, p, tid, &g, &w1);
+	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
+	/* A's fragments, packed once: per (m, kk) four i32 of two elements each */
+	LLVMTypeRef et = p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, pair = LLVMVectorType(et, 2);
+	LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)p->mreps * p->ksteps * 4);
+	for (int m = 0; m < p->mreps; m++)
+		for (int kk = 0; kk < p->ksteps; kk++)
+			for (int j = 0; j < 4; j++) {
+				LLVMValueRef v = LLVMGetPoison(pair);
+				for (int h = 0; h < 2; h++)
+					v = LLVMBuildInsertElement(bl, v, a[gpu_wgmma_a_slot(p, al, m, kk, 2 * j + h)],
+								   cg_i32(c, h), "");
+				regs[(m * p->ksteps + kk) * 4 + j] = LLVMBuildBitCast(bl, v, c->t_i32, "");
+			}
+	int na = p->instr_n / 2;
+	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
+	c->isa->wgmma_fence(c);
+	for (int n = 0; n < p->nreps; n++) {
+		LLVMValueRef db0 = b_descriptor(c, p, &ob, bbase, w1, n);
+		for (int m = 0; m < p->mreps; m++) {
+			int slot0[256];
+			for (int r = 0; r < na; r++) {
+				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
+				frag[r] = acc[slot0[r]];
+			}
+			for (int kk = 0; kk < p->ksteps; kk++) {
+				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
+				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
+				c->isa->wgmma_rs(c, p->kind == GPU_MMA_BF16, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
+						 ob.mn_major, frag);
 			}
 			for (int r = 0; r < na; r++)
 				acc[slot0[r]] = frag[r];

@@ -34,4 +34,11 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
 void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc);
 
+/* lower_wgmma_issue with A in registers (the "RS" form, gpu_mma.h): a holds the thread's
+ * slots of A in layout al, an #mma v3 layout gpu_wgmma_a_regs accepts; B in shared memory
+ * as before. lower_wgmma_fits_rs says whether al and bs are such layouts. */
+bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layout *bs);
+void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const LLVMValueRef *a, LLVMValueRef b,
+			  const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+
 #endif

@@ -141,8 +141,9 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 		return n < threads ? n * gpu_elem_bytes(ir_type_elem(t)) : 0;
 	}
 	case IR_OP_DOT:
-		if (gpu_is_shared(x->type))
-			return 0; /* its operands are staged already (convert_layout to #shared) */
+		if (gpu_is_shared(op->operands[1]->type))
+			return 0; /* its operands are staged already (convert_layout to #shared; on
+				   * wgmma, A may be in registers) */
 		return gpu_align16(ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem)) +
 		       ir_type_numel(op->operands[1]->type) * gpu_elem_bytes(op->operands[1]->type->elem);
 	default:

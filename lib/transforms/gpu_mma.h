@@ -103,6 +103,18 @@ bool gpu_wgmma_finish(gpu_mma *p, int instr_n);
 /* The accumulator slot of register r (0 .. N / 2 - 1: d0, d1, ...) of instruction (m, n). */
 int gpu_wgmma_c_slot(const gpu_mma *p, int m, int n, int r);
 
+/* A in registers (wgmma's "RS" form, attention's P): A's fragment of instruction m at
+ * k-step kk is four .b32 registers, each two consecutive k of one row; its elements
+ * r = 0..7 are, in the PTX ISA's table, row 16 q + lane / 4 + 8 ((r / 2) % 2) of the 64
+ * (warp q of the warpgroup) and column 16 kk + 8 (r / 4) + 2 (lane % 4) + r % 2: exactly
+ * where an #mma v3 layout with warps [W0, 1] keeps them, whatever its instruction N (the
+ * accumulator of a dot whose N is this one's K, such as the first dot of attention). So
+ * a dot whose A is in such a layout, with W0 the plan's and the plan's W1 = 1, reads A
+ * from the thread's own slots: gpu_wgmma_a_regs says whether al is such a layout,
+ * gpu_wgmma_a_slot gives the slot of element r. */
+bool gpu_wgmma_a_regs(const gpu_mma *p, const gpu_layout *al);
+int gpu_wgmma_a_slot(const gpu_mma *p, const gpu_layout *al, int m, int kk, int r);
+
 /* An operand tile in an NVMMA shared layout as a descriptor sees it. */
 typedef struct gpu_wgmma_operand {
 	int bytes;      /* swizzle mode: 128, 64 or 32 (a row of a panel) */

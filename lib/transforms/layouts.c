@@ -25,7 +25,10 @@
  * in shared memory for it (unswizzled for the FMA dot; the lowering honours any swizzle a
  * #shared layout gives, gpu_layout_shared_for). On NVIDIA sm_80+, a dot that fits mma.sync
  * (gpu_mma.h) gets its operands staged swizzled and its accumulator and result in the
- * #mma layout, which the element-wise ops, reductions and loops after it keep.
+ * #mma layout, which the element-wise ops, reductions and loops after it keep. On wgmma,
+ * an A already in an #mma v3 layout the instruction's register operand matches (the
+ * result of an earlier dot, computed on: attention's P) stays in registers (the "RS"
+ * form; gpu_mma.h).
  *
  * Runs only on functions with a threads_per_warp attribute. A layout already in the
  * input (IR read from text) is kept when tilecc implements it. */
@@ -325,7 +328,13 @@ static void assign_op(assigner *s, ir_op *op)
 			need_type(s, op, 2, typed(s, op->operands[2]->type, &p.acc));
 		else
 			need_canonical(s, op, 2);
-		need_shared(s, op, 0, mma ? p.version : 0);
+		/* wgmma reads an A that is already in its registers' layout (attention's P,
+		 * from the first dot's accumulator: gpu_wgmma_a_regs) where it is, with no
+		 * trip through shared memory */
+		gpu_layout al;
+		bool a_regs = mma && p.version == 3 && layout(op->operands[0]->type, &al) && gpu_wgmma_a_regs(&p, &al);
+		if (!a_regs)
+			need_shared(s, op, 0, mma ? p.version : 0);
 		need_shared(s, op, 1, mma ? p.version : 0);
 		assign(s, &op->results[0], mma ? &p.acc : NULL, op->loc);
 		return;

@@ -67,6 +67,19 @@ int gpu_wgmma_c_slot(const gpu_mma *p, int m, int n, int r)
 	return gpu_layout_slot_index(&p->acc, shape, 2, rep, in);
 }
 
+bool gpu_wgmma_a_regs(const gpu_mma *p, const gpu_layout *al)
+{
+	return p->version == 3 && p->w1 == 1 && al->kind == GPU_BLOCKED && al->mma == 3 && al->rank == 2 &&
+	       al->wpc[0] == p->w0 && al->wpc[1] == 1 && al->instr_n % 8 == 0 && al->instr_n > 0;
+}
+
+int gpu_wgmma_a_slot(const gpu_mma *p, const gpu_layout *al, int m, int kk, int r)
+{
+	int64_t shape[2] = {p->M, p->K};
+	int rep[2] = {2 * m + (r / 2) % 2, 2 * kk + r / 4}, in[2] = {0, r % 2};
+	return gpu_layout_slot_index(al, shape, 2, rep, in);
+}
+
 bool gpu_wgmma_operand_of(const gpu_layout *l, const int64_t *shape, int eb, bool mn_major,
 			  gpu_wgmma_operand *o)
 {

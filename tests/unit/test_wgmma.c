@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "transforms/gpu_mma.h"
 
@@ -204,6 +205,47 @@ static int simulate(const gpu_mma *p, bool ta, bool tb)
 	return ok;
 }
 
+/* wgmma's RS form (A in registers): for a plan with W1 = 1, A (M x K) in the #mma v3
+ * layout with warps [W0, 1] and instruction N n_a (any that tiles K). Element r of thread
+ * T's A fragment of instruction m at k-step kk must be, by the ISA's register table for A
+ * (the accumulator's pattern over 16 k: warp q of warpgroup g, lane l), row
+ * a_row(m, g) + 16 q + l / 4 + 8 ((r / 2) % 2), column 16 kk + 8 (r / 4) + 2 (l % 4) + r % 2;
+ * gpu_wgmma_a_slot must name the slot holding it, and the fragments must cover every slot
+ * of the thread once. */
+static int check_a_regs(const gpu_mma *p, int n_a)
+{
+	gpu_layout al = {.kind = GPU_BLOCKED};
+	gpu_layout_wgmma_fill(&al, p->w0, 1, n_a);
+	int64_t ash[2] = {p->M, p->K};
+	if (!gpu_wgmma_a_regs(p, &al) || !gpu_layout_fits(&al, ash, 2, 32, p->w0))
+		return 0;
+	int slots = gpu_layout_slots(&al, ash, 2);
+	if (slots != p->mreps * p->ksteps * 8)
+		return 0;
+	char *used = malloc((size_t)slots);
+	for (int t = 0; t < 32 * p->w0; t++) {
+		int w = t / 32, l = t % 32, g = w / 4, q = w % 4;
+		memset(used, 0, (size_t)slots);
+		for (int m = 0; m < p->mreps; m++)
+			for (int kk = 0; kk < p->ksteps; kk++)
+				for (int r = 0; r < 8; r++) {
+					int e = gpu_wgmma_a_slot(p, &al, m, kk, r);
+					int64_t row = gpu_wgmma_a_row(p, m, g) + 16 * q + l / 4 + 8 * ((r / 2) % 2);
+					int64_t col = 16 * (int64_t)kk + 8 * (r / 4) + 2 * (l % 4) + r % 2;
+					if (e < 0 || e >= slots || used[e] ||
+					    gpu_layout_flat(&al, ash, 2, 32, t, e) != row * p->K + col) {
+						fprintf(stderr, "RS A: M=%lld K=%lld W0 %d n_a %d: thread %d (%d, %d, %d) slot %d\n",
+							(long long)p->M, (long long)p->K, p->w0, n_a, t, m, kk, r, e);
+						free(used);
+						return 0;
+					}
+					used[e] = 1;
+				}
+	}
+	free(used);
+	return 1;
+}
+
 static void round_trip(const char *text)
 {
 	gpu_layout l, back;
@@ -240,6 +282,32 @@ int main(void)
 					plans++;
 				}
 	CHECK(plans > 100);
+	/* A in registers, for every plan of one warp column: in an #mma v3 layout of any
+	 * instruction N that tiles K (attention's P: the first dot's accumulator) */
+	int rs = 0;
+	for (int64_t M = 64; M <= 256; M *= 2)
+		for (int64_t K = 16; K <= 256; K += 16)
+			for (int warps = 4; warps <= 8; warps *= 2) {
+				gpu_mma p = {.kind = GPU_MMA_F16, .M = M, .N = 64, .K = K};
+				if (!gpu_wgmma_plan_shape(&p, warps) || p.w1 != 1)
+					continue;
+				for (int n_a = 8; n_a <= 256 && n_a <= K && rs >= 0; n_a += 8)
+					if (K % n_a == 0) {
+						int ok = check_a_regs(&p, n_a);
+						CHECK(ok);
+						rs = ok ? rs + 1 : -1000; /* one failure is enough to read */
+					}
+			}
+	CHECK(rs > 50);
+	{ /* not for a layout whose warps differ from the plan's, or split K */
+		gpu_mma p = {.kind = GPU_MMA_F16, .M = 128, .N = 64, .K = 64};
+		gpu_layout al = {.kind = GPU_BLOCKED};
+		CHECK(gpu_wgmma_plan_shape(&p, 8) && p.w0 == 8);
+		gpu_layout_wgmma_fill(&al, 4, 2, 32);
+		CHECK(!gpu_wgmma_a_regs(&p, &al));
+		gpu_layout_wgmma_fill(&al, 8, 1, 64);
+		CHECK(gpu_wgmma_a_regs(&p, &al));
+	}
 	/* the bench matmul's block (128 x 128 x 64, 4 warps): Triton's m64n128k16, two along M */
 	gpu_mma bench = {.kind = GPU_MMA_F16, .M = 128, .N = 128, .K = 64};
 	CHECK(gpu_wgmma_plan_shape(&bench, 4) && bench.w0 == 4 && bench.w1 == 1 && bench.instr_n == 128 &&
