@@ -66,11 +66,15 @@ static void fetch_b_elems(cg *c, const gpu_mma *p, LLVMValueRef bbase, const gpu
 bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
 {
 	/* ldmatrix reads 16-byte matrix rows: one swizzle group each, and the row offsets a
-	 * tile adds (multiples of 8) must not change a row's phase */
+	 * tile adds (multiples of 8) must not change a row's phase; B of TF32 and S8 is read
+	 * element by element, each through its own row's phase */
+	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
 	for (int k = 0; k < 2; k++) {
 		const gpu_layout *l = k ? bs : as;
-		if (l->kind != GPU_SHARED || l->vec * gpu_mma_elem_bytes(p->kind) != 16 ||
-		    8 % (l->per_phase * l->max_phase))
+		if (l->kind != GPU_SHARED || l->order[0] != 1 || l->panel)
+			return false;
+		if ((k == 0 || b16) &&
+		    (l->vec * gpu_mma_elem_bytes(p->kind) != 16 || 8 % (l->per_phase * l->max_phase)))
 			return false;
 	}
 	return true;
