@@ -63,6 +63,30 @@ static void fetch_b_elems(cg *c, const gpu_mma *p, LLVMValueRef bbase, const gpu
 	}
 }
 
+/* tf32x3 (Triton's): x = hi + lo with hi = x's fp32 bits with the 13 mantissa bits tf32
+ * drops cleared (exactly representable in tf32) and lo = x - hi (exact in fp32; the mma
+ * rounds it to tf32), and acc += lo_a hi_b + hi_a lo_b + hi_a hi_b, smallest first: the
+ * product keeps about 21 mantissa bits of each operand instead of 10. */
+static void split_tf32(cg *c, LLVMValueRef x, LLVMValueRef *hi, LLVMValueRef *lo)
+{
+	LLVMBuilderRef b = c->b;
+	*hi = LLVMBuildAnd(b, x, cg_i32(c, (int64_t)0xffffe000u), "");
+	LLVMValueRef d = LLVMBuildFSub(b, LLVMBuildBitCast(b, x, c->t_f32, ""), LLVMBuildBitCast(b, *hi, c->t_f32, ""), "");
+	*lo = LLVMBuildBitCast(b, d, c->t_i32, "");
+}
+
+static void mma_x3(cg *c, const LLVMValueRef *a, const LLVMValueRef *bf, LLVMValueRef *acc)
+{
+	LLVMValueRef ah[4], al[4], bh[2], bl[2];
+	for (int i = 0; i < 4; i++)
+		split_tf32(c, a[i], &ah[i], &al[i]);
+	for (int i = 0; i < 2; i++)
+		split_tf32(c, bf[i], &bh[i], &bl[i]);
+	c->isa->mma(c, GPU_ISA_MMA_TF32, al, bh, acc);
+	c->isa->mma(c, GPU_ISA_MMA_TF32, ah, bl, acc);
+	c->isa->mma(c, GPU_ISA_MMA_TF32, ah, bh, acc);
+}
+
 bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
 {
 	/* ldmatrix reads 16-byte matrix rows: one swizzle group each, and the row offsets a
@@ -134,7 +158,10 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 					slot[k] = gpu_mma_c_slot(p, i, j, k);
 					cf[k] = acc[slot[k]];
 				}
-				c->isa->mma(c, p->acc16 ? GPU_ISA_MMA_F16_F16 : (int)p->kind, &af[4 * i], &bf[2 * j], cf);
+				if (p->x3)
+					mma_x3(c, &af[4 * i], &bf[2 * j], cf);
+				else
+					c->isa->mma(c, p->acc16 ? GPU_ISA_MMA_F16_F16 : (int)p->kind, &af[4 * i], &bf[2 * j], cf);
 				for (int k = 0; k < 4; k++)
 					acc[slot[k]] = cf[k];
 			}

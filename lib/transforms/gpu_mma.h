@@ -31,7 +31,10 @@
  *   F16, BF16  mma.sync m16n8k16 (F16 with acc16: the .f16.f16 form, fp16 accumulator),
  *              wgmma m64nNk16 (f32 accumulator only)
  *   TF32       fp32 operands with input_precision "tf32": mma.sync m16n8k8.tf32, each
- *              element rounded to tf32 (cvt.rna) before it is multiplied
+ *              element rounded to tf32 (cvt.rna) before it is multiplied; with x3
+ *              ("tf32x3"), three such products per tile, as Triton's: each operand split
+ *              into a high part (its low 13 mantissa bits cleared) and the rest, and
+ *              rest x high, high x rest, high x high accumulated in that order
  *   S8         int8 operands, int32 accumulator: mma.sync m16n8k32.s8.s8.s32
  * TF32 and S8 run on mma.sync on every sm_80+ target, sm_90a included (wgmma's tf32 and
  * s8 forms read both operands K-major only, and B is staged N-major: see docs/language.md).
@@ -48,6 +51,7 @@ int gpu_mma_kstep(gpu_mma_kind k);
 typedef struct gpu_mma {
 	gpu_mma_kind kind;
 	bool acc16;                 /* F16 operands into an fp16 accumulator (out_dtype=float16) */
+	bool x3;                    /* TF32: input_precision "tf32x3" (three products) */
 	int version;                /* 2: mma.sync m16n8k16; 3: wgmma m64nNk16 (below) */
 	int64_t M, N, K;
 	int w0, w1;                 /* warps along M and along N */

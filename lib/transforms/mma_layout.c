@@ -22,7 +22,7 @@ int gpu_mma_kstep(gpu_mma_kind k)
 static bool operand_kind(const ir_op *dot, const ir_type *e, const ir_type *acc, gpu_mma *p)
 {
 	const ir_attr *prec = ir_op_attr(dot, "input_precision");
-	p->acc16 = false;
+	p->acc16 = p->x3 = false;
 	switch (e->kind) {
 	case IR_F16:
 		p->kind = GPU_MMA_F16;
@@ -33,7 +33,8 @@ static bool operand_kind(const ir_op *dot, const ir_type *e, const ir_type *acc,
 		return acc->kind == IR_F32;
 	case IR_F32:
 		p->kind = GPU_MMA_TF32;
-		return acc->kind == IR_F32 && prec && prec->kind == IR_ATTR_STR && !strcmp(prec->s, "tf32");
+		p->x3 = prec && prec->kind == IR_ATTR_STR && !strcmp(prec->s, "tf32x3");
+		return acc->kind == IR_F32 && prec && prec->kind == IR_ATTR_STR && (p->x3 || !strcmp(prec->s, "tf32"));
 	case IR_I8:
 		p->kind = GPU_MMA_S8;
 		return acc->kind == IR_I32;

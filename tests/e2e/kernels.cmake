@@ -158,8 +158,8 @@ e2e_kernel(dot dot_fp16_wgmma_n32 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i
            GPU_ARCH=sm_90a)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
 
-# ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync; FMA on the CPUs
-# and for "ieee" and "tf32x3"); TA/TB: A and B transposed in memory.
+# ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync; FMA on the CPUs,
+# for "ieee" and for fp8); TA/TB: A and B transposed in memory.
 #   dot_tc(a, b, c0, c, M, N, K, BM, BN, BK, ACC_T, PREC, TA, TB, F16ACC)
 e2e_kernel(dot_tc dot_tc_tf32 dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0")
 e2e_kernel(dot_tc dot_tc_tf32_t dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 32, 64, 16, fp32, 0, 1, 1, 0")
