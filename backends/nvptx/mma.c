@@ -34,7 +34,8 @@ void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out)
 }
 
 /* A tf32 fragment register from the fp32 bits x (i32): rounded to nearest, ties away
- * from zero (cvt.rna.tf32.f32), as the tf32 products of Triton and cuBLAS see it. */
+ * from zero (cvt.rna.tf32.f32), so that the mma reads a value in the tf32 format its
+ * .tf32 operands are specified in, rather than fp32 bits whose low 13 it would drop. */
 static LLVMValueRef to_tf32(cg *c, LLVMValueRef x)
 {
 	LLVMTypeRef ft = LLVMFunctionType(c->t_i32, &c->t_f32, 1, 0);
