@@ -1,7 +1,9 @@
 /* mma.c: the tensor-core instructions of the NVIDIA backend (gpu_isa.ldmatrix and
  * gpu_isa.mma, used by lib/codegen/lower_mma.c). LLVM 19 has NVVM intrinsics for both:
- * ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16 and
- * mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (sm_80 and later). */
+ * ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16 and mma.sync.aligned
+ *   m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32, m16n8k16.row.col.f16.f16.f16.f16,
+ *   m16n8k8.row.col.f32.tf32.tf32.f32, m16n8k32.row.col.s32.s8.s8.s32
+ * (sm_80 and later), and cvt.rna.tf32.f32 (llvm.nvvm.f2tf32.rna). */
 #include <stdio.h>
 
 #include "backends/nvptx/nvptx.h"
@@ -31,26 +33,61 @@ void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out)
 		out[i] = LLVMBuildExtractValue(c->b, r, (unsigned)i, "");
 }
 
+/* A tf32 fragment register from the fp32 bits x (i32): rounded to nearest, ties away
+ * from zero (cvt.rna.tf32.f32), so that the mma reads a value in the tf32 format its
+ * .tf32 operands are specified in, rather than fp32 bits whose low 13 it would drop. */
+static LLVMValueRef to_tf32(cg *c, LLVMValueRef x)
+{
+	LLVMTypeRef ft = LLVMFunctionType(c->t_i32, &c->t_f32, 1, 0);
+	LLVMValueRef f = LLVMBuildBitCast(c->b, x, c->t_f32, "");
+	return LLVMBuildCall2(c->b, ft, declare(c, "llvm.nvvm.f2tf32.rna", ft), &f, 1, "");
+}
+
 void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc)
 {
-	/* fp16 fragments are <2 x half> to LLVM, bf16 ones i32 */
-	LLVMTypeRef ot = kind == 0 ? LLVMVectorType(c->t_f16, 2) : c->t_i32;
-	const char *name = kind == 0 ? "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"
-				     : "llvm.nvvm.mma.m16n8k16.row.col.bf16";
-	LLVMTypeRef params[10], fparts[4] = {c->t_f32, c->t_f32, c->t_f32, c->t_f32};
+	/* fp16 fragments are <2 x half> to LLVM; bf16, tf32 and s8 ones i32 */
+	LLVMTypeRef h2 = LLVMVectorType(c->t_f16, 2);
+	bool f16 = kind == GPU_ISA_MMA_F16 || kind == GPU_ISA_MMA_F16_F16;
+	LLVMTypeRef ot = f16 ? h2 : c->t_i32;
+	const char *name;
+	LLVMTypeRef ct; /* one accumulator register */
+	int nc = 4;     /* accumulator registers */
+	switch (kind) {
+	case GPU_ISA_MMA_F16: name = "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"; ct = c->t_f32; break;
+	case GPU_ISA_MMA_BF16: name = "llvm.nvvm.mma.m16n8k16.row.col.bf16"; ct = c->t_f32; break;
+	case GPU_ISA_MMA_TF32: name = "llvm.nvvm.mma.m16n8k8.row.col.tf32"; ct = c->t_f32; break;
+	case GPU_ISA_MMA_S8: name = "llvm.nvvm.mma.m16n8k32.row.col.s8"; ct = c->t_i32; break;
+	default: name = "llvm.nvvm.mma.m16n8k16.row.col.f16.f16"; ct = h2; nc = 2; break;
+	}
+	LLVMTypeRef params[10], rparts[4];
 	LLVMValueRef args[10];
 	for (int i = 0; i < 6; i++) {
 		params[i] = ot;
 		LLVMValueRef x = i < 4 ? a[i] : b[i - 4];
-		args[i] = kind == 0 ? LLVMBuildBitCast(c->b, x, ot, "") : x;
+		args[i] = f16 ? LLVMBuildBitCast(c->b, x, ot, "") : kind == GPU_ISA_MMA_TF32 ? to_tf32(c, x) : x;
 	}
-	for (int i = 0; i < 4; i++) {
-		params[6 + i] = c->t_f32;
-		args[6 + i] = acc[i];
+	for (int i = 0; i < nc; i++) {
+		params[6 + i] = ct;
+		rparts[i] = ct;
+		if (nc == 4) {
+			args[6 + i] = acc[i];
+			continue;
+		}
+		/* fp16 accumulators: c0c1 (row g), c2c3 (row g + 8), two halves each */
+		LLVMValueRef v = LLVMGetPoison(h2);
+		v = LLVMBuildInsertElement(c->b, v, acc[2 * i], cg_i32(c, 0), "");
+		args[6 + i] = LLVMBuildInsertElement(c->b, v, acc[2 * i + 1], cg_i32(c, 1), "");
 	}
-	LLVMTypeRef ret = LLVMStructTypeInContext(c->ctx, fparts, 4, 0);
-	LLVMTypeRef fty = LLVMFunctionType(ret, params, 10, 0);
-	LLVMValueRef r = LLVMBuildCall2(c->b, fty, declare(c, name, fty), args, 10, "");
-	for (int i = 0; i < 4; i++)
-		acc[i] = LLVMBuildExtractValue(c->b, r, (unsigned)i, "");
+	LLVMTypeRef ret = LLVMStructTypeInContext(c->ctx, rparts, (unsigned)nc, 0);
+	LLVMTypeRef fty = LLVMFunctionType(ret, params, (unsigned)(6 + nc), 0);
+	LLVMValueRef r = LLVMBuildCall2(c->b, fty, declare(c, name, fty), args, (unsigned)(6 + nc), "");
+	for (int i = 0; i < nc; i++) {
+		LLVMValueRef x = LLVMBuildExtractValue(c->b, r, (unsigned)i, "");
+		if (nc == 4) {
+			acc[i] = x;
+			continue;
+		}
+		acc[2 * i] = LLVMBuildExtractElement(c->b, x, cg_i32(c, 0), "");
+		acc[2 * i + 1] = LLVMBuildExtractElement(c->b, x, cg_i32(c, 1), "");
+	}
 }

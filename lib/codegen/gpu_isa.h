@@ -37,10 +37,18 @@ typedef struct gpu_isa {
 	/* Tensor cores (gpu_mma.h); NULL on targets without them. ldmatrix: n (1, 2 or 4)
 	 * 8x8 matrices of 16-bit elements from shared memory, each lane giving the address of
 	 * one matrix row (p, addrspace 3), transposed when trans; out receives n i32 (two
-	 * elements each). mma: the m16n8k16 product of fragments a (4 i32) and b (2 i32) of
-	 * kind k (0: fp16, 1: bf16) added to the four f32 of acc, in place. */
+	 * elements each). mma: the product of fragments a (4 i32) and b (2 i32) of kind k
+	 * (GPU_ISA_MMA_*: the values of gpu_mma_kind, then fp16 into fp16) added to the four
+	 * accumulators of acc (f32; i32 for S8; half for F16_F16), in place: m16n8k16 for the
+	 * 16-bit kinds, m16n8k8 for TF32 (whose fp32 inputs it rounds to tf32 first),
+	 * m16n8k32 for S8. */
 	void (*ldmatrix)(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
 	void (*mma)(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
+#define GPU_ISA_MMA_F16 0
+#define GPU_ISA_MMA_BF16 1
+#define GPU_ISA_MMA_TF32 2
+#define GPU_ISA_MMA_S8 3
+#define GPU_ISA_MMA_F16_F16 4
 	/* Asynchronous copies to shared memory (the pipeline pass); NULL on targets without
 	 * them. cp_async: `bytes` (4, 8 or 16) from global src to shared dst (addrspace 3),
 	 * of which the first src_bytes (i32: bytes or 0) are read and the rest zero-filled;

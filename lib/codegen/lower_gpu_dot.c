@@ -89,6 +89,17 @@ void lg_lower_async(cg *c, const ir_op *op)
 		c->isa->fence_proxy_async(c);
 }
 
+/* A float operand element x of IR type e for the FMA dot, in LLVM type ct (f32 or f64):
+ * fp8 (an i8 in memory) decoded through cg_convert, narrower floats extended. */
+static LLVMValueRef fma_operand(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *e, LLVMTypeRef ct)
+{
+	if (e->kind == IR_F8E4NV || e->kind == IR_F8E5) {
+		ir_op ext = {.code = IR_OP_EXTF, .loc = op->loc};
+		x = cg_convert(c, &ext, x, e, ir_type_scalar(c->f->module->ctx, IR_F32));
+	}
+	return LLVMTypeOf(x) == ct ? x : LLVMBuildFPExt(c->b, x, ct, "");
+}
+
 /* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
  * with A and B in shared memory: on tensor cores when assign-layouts gave the result the #mma
  * layout, else each thread computing the C elements it owns with FMA loops. */
@@ -199,8 +210,8 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		LLVMValueRef bv = lg_from_smem(c, b->type->elem, boff, bi);
 		LLVMValueRef next;
 		if (fl) {
-			av = LLVMTypeOf(av) == ct ? av : LLVMBuildFPExt(c->b, av, ct, "");
-			bv = LLVMTypeOf(bv) == ct ? bv : LLVMBuildFPExt(c->b, bv, ct, "");
+			av = fma_operand(c, op, av, a->type->elem, ct);
+			bv = fma_operand(c, op, bv, b->type->elem, ct);
 			LLVMTypeRef fty;
 			LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &ct, 1, &fty);
 			LLVMValueRef args[3] = {av, bv, sum};

@@ -7,10 +7,12 @@
 #include "transforms/gpu_mma.h"
 
 /* Whether the staged operands' #shared layouts as and bs are ones ldmatrix can read as
- * lower_mma_dot does (16-byte swizzle groups, phases within 8 rows). */
+ * lower_mma_dot does (16-byte swizzle groups, phases within 8 rows; B of TF32 and S8 is
+ * read element by element, through the same swizzle). */
 bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs);
 
-/* acc (the accumulator's slots in the #mma layout, f32) += A B, with A and B staged in
+/* acc (the accumulator's slots in the #mma layout: f32, i32 for S8, half for an fp16
+ * accumulator) += A B, with A and B staged in
  * shared memory at abase and bbase (addrspace 3 pointers: a planned offset, plus a ring
  * slot's for the pipeline's copies) in layouts as and bs; tid is the thread index. Every
  * thread of the program calls it (ldmatrix and mma.sync are warp-wide). */

@@ -238,17 +238,17 @@ static LLVMValueRef fp8_to_f32(cg *c, LLVMValueRef v, const ir_type *from)
 					      LLVMConstInt(c->t_i16, 8, 0), "");
 		return LLVMBuildFPExt(b, LLVMBuildBitCast(b, w, c->t_f16, ""), c->t_f32, "");
 	}
-	/* e4m3fn: value = (-1)^s * 2^(e-7) * (1 + m/8), subnormal e == 0: 2^-6 * m/8 */
+	/* e4m3fn: value = (-1)^s * 2^(e-7) * (1 + m/8), subnormal e == 0: 2^-6 * m/8. Built
+	 * from bits (no exp2, which some targets, NVPTX, only approximate): a normal number is
+	 * the fp32 of exponent e - 7 + 127 and mantissa m << 20, a subnormal m * 2^-9. */
 	LLVMValueRef x = LLVMBuildZExt(b, v, c->t_i32, "");
 	LLVMValueRef s = LLVMBuildAnd(b, x, cg_i32(c, 0x80), "");
 	LLVMValueRef e = LLVMBuildAnd(b, LLVMBuildLShr(b, x, cg_i32(c, 3), ""), cg_i32(c, 15), "");
 	LLVMValueRef m = LLVMBuildAnd(b, x, cg_i32(c, 7), "");
-	LLVMValueRef mf = LLVMBuildUIToFP(b, m, c->t_f32, "");
-	LLVMValueRef ef = LLVMBuildSIToFP(b, LLVMBuildSub(b, e, cg_i32(c, 7), ""), c->t_f32, "");
-	LLVMValueRef one = LLVMConstReal(c->t_f32, 1.0), eighth = LLVMConstReal(c->t_f32, 0.125);
-	LLVMValueRef norm = LLVMBuildFMul(b, call1(c, "llvm.exp2", ef),
-					  LLVMBuildFAdd(b, one, LLVMBuildFMul(b, mf, eighth, ""), ""), "");
-	LLVMValueRef sub = LLVMBuildFMul(b, LLVMConstReal(c->t_f32, 1.0 / 512.0), mf, "");
+	LLVMValueRef nbits = LLVMBuildOr(b, LLVMBuildShl(b, LLVMBuildAdd(b, e, cg_i32(c, 120), ""), cg_i32(c, 23), ""),
+					 LLVMBuildShl(b, m, cg_i32(c, 20), ""), "");
+	LLVMValueRef norm = LLVMBuildBitCast(b, nbits, c->t_f32, "");
+	LLVMValueRef sub = LLVMBuildFMul(b, LLVMConstReal(c->t_f32, 1.0 / 512.0), LLVMBuildUIToFP(b, m, c->t_f32, ""), "");
 	LLVMValueRef isz = LLVMBuildICmp(b, LLVMIntEQ, e, cg_i32(c, 0), "");
 	LLVMValueRef mag = LLVMBuildSelect(b, isz, sub, norm, "");
 	LLVMValueRef isnan = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, x, cg_i32(c, 0x7f), ""),

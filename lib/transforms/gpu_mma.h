@@ -27,24 +27,46 @@
 
 #include "transforms/gpu_layout.h"
 
-typedef enum { GPU_MMA_F16, GPU_MMA_BF16 } gpu_mma_kind;
+/* The operand types of a tensor-core dot (accumulator: f32 unless acc16, s32 for S8):
+ *   F16, BF16  mma.sync m16n8k16 (F16 with acc16: the .f16.f16 form, fp16 accumulator),
+ *              wgmma m64nNk16 (f32 accumulator only)
+ *   TF32       fp32 operands with input_precision "tf32": mma.sync m16n8k8.tf32, each
+ *              element rounded to tf32 (cvt.rna) before it is multiplied; with x3
+ *              ("tf32x3"), three such products per tile, as Triton's: each operand split
+ *              into a high part (its low 13 mantissa bits cleared) and the rest, and
+ *              rest x high, high x rest, high x high accumulated in that order
+ *   S8         int8 operands, int32 accumulator: mma.sync m16n8k32.s8.s8.s32
+ * TF32 and S8 run on mma.sync on every sm_80+ target, sm_90a included (wgmma's tf32 and
+ * s8 forms read both operands K-major only, and B is staged N-major: see docs/language.md).
+ * One k-step is 32 bytes of K (16, 8, 32 elements); A's fragments come through the same
+ * ldmatrix.x4 for every kind (an 8x8 matrix of b16 is 8 rows of 16 bytes: 16 / eb
+ * elements), B's through ldmatrix.x4.trans for the 16-bit kinds and through single loads
+ * of the lane's elements for TF32 and S8 (ldmatrix transposes 16-bit units only). */
+typedef enum { GPU_MMA_F16, GPU_MMA_BF16, GPU_MMA_TF32, GPU_MMA_S8 } gpu_mma_kind;
+
+/* Bytes per operand element of kind k, and the K of one mma.sync (32 bytes of K). */
+int gpu_mma_elem_bytes(gpu_mma_kind k);
+int gpu_mma_kstep(gpu_mma_kind k);
 
 typedef struct gpu_mma {
 	gpu_mma_kind kind;
+	bool acc16;                 /* F16 operands into an fp16 accumulator (out_dtype=float16) */
+	bool x3;                    /* TF32: input_precision "tf32x3" (three products) */
 	int version;                /* 2: mma.sync m16n8k16; 3: wgmma m64nNk16 (below) */
 	int64_t M, N, K;
 	int w0, w1;                 /* warps along M and along N */
-	int mtiles, ntiles, ksteps; /* 2, per warp: 16-row tiles, 8-column tiles; both: 16-deep steps */
+	int mtiles, ntiles, ksteps; /* 2, per warp: 16-row tiles, 8-column tiles; both: k-steps
+				     * (gpu_mma_kstep deep; 16 for wgmma) */
 	int instr_n;                /* 3: the N of one instruction */
 	int mreps, nreps;           /* 3, per warpgroup: 64-row instructions, N-column ones */
 	gpu_layout acc;             /* the accumulator's (and the result's) layout */
 } gpu_mma;
 
-/* Whether dot op (2-D, A M x K and B K x N of fp16 or bf16, an fp32 accumulator) runs on
+/* Whether dot op (2-D, A M x K and B K x N of a kind above and its accumulator) runs on
  * mma.sync on a GPU of compute capability cc (80 for sm_80; 0 when not NVIDIA) in programs
  * of `warps` warps of `warp` lanes, and its plan. The warps split M and N so that each
  * warp's share is as square as the shape allows; a shape they cannot split exactly (M a
- * multiple of 16 W0, N of 8 W1, K of 16) stays on the FMA path. */
+ * multiple of 16 W0, N of 8 W1, K of the k-step) stays on the FMA path. */
 bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p);
 
 /* The warps and tiles of a plan whose kind, M, N and K are set (gpu_mma_plan's second
@@ -55,13 +77,18 @@ bool gpu_mma_plan_shape(gpu_mma *p, int warps);
  * from text); false when the shapes or types do not fit it. */
 bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p);
 
-/* The element (row, column) of A whose 8-element matrix row lane `lane` of warp row w0
- * addresses in the ldmatrix.x4 of tile i at k-step kk. */
+/* The element (row, column) of A whose 16-byte matrix row lane `lane` of warp row w0
+ * addresses in the ldmatrix.x4 of tile i at k-step kk (the row's first element). */
 void gpu_mma_a_source(const gpu_mma *p, int i, int kk, int w0, int lane, int64_t *row, int64_t *col);
 /* The same for B's ldmatrix.x4.trans of column tiles j and j + 1 (.x2 of tile j when
  * pair is false: lanes 16..31 then repeat lanes 0..15) at k-step kk, by warp column w1. */
 void gpu_mma_b_source(const gpu_mma *p, int j, int kk, int w1, int lane, bool pair, int64_t *row,
 		      int64_t *col);
+/* TF32 and S8: the element (row, column) of B that element e (0 .. 4 / eb - 1, from the
+ * low bits up) of B fragment register reg (0, 1: b0, b1) of lane `lane` of warp column w1
+ * holds, for column tile j at k-step kk: each lane loads these one by one. */
+void gpu_mma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int reg, int e, int64_t *row,
+		    int64_t *col);
 /* The accumulator slot (gpu_layout_slot_index) of fragment register r (0..3: c0..c3) of
  * tile (i, j). */
 int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
@@ -89,13 +116,14 @@ int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
  * the tiles start on their swizzle pattern (gpu_layout_shared_align). */
 
 /* The wgmma plan of dot (fp16 or bf16 operands, an fp32 accumulator) on sm_90a: false when
+ * the kind is another (TF32, S8, an fp16 accumulator: they stay on mma.sync) or
  * the shape does not fit (M a multiple of 16 W0, N of 8 W1 and of 16, K of 16, warps a
  * multiple of 4), and the dot stays on mma.sync. Warps go along M while M / W0 > 16, as
  * Triton's; N = the largest multiple of 8 up to 256 dividing N / W1 that B's panels allow. */
 bool gpu_wgmma_plan(const ir_op *dot, int warp, int warps, gpu_mma *p);
 /* Its second half, for a plan whose kind, M, N and K are set (the unit tests). */
 bool gpu_wgmma_plan_shape(gpu_mma *p, int warps);
-/* The operand types and shapes every tensor-core dot needs (sets kind, M, N, K). */
+/* The operand types and shapes every tensor-core dot needs (sets kind, acc16, M, N, K). */
 bool gpu_mma_fits(const ir_op *dot, gpu_mma *p);
 /* The rest of a wgmma plan whose shape and warps are set, with instructions m64nNk16 of
  * N = instr_n: false when they do not tile the shape (or B's panels). */

@@ -1,19 +1,46 @@
 /* mma_layout.c: the mma.sync plan of a dot and the lane-to-element maps of its operand
  * fetches and accumulator fragments (gpu_mma.h has the scheme; the PTX ISA's tables for
- * mma.m16n8k16 and ldmatrix are what the unit tests check these against). */
+ * mma.m16n8k16, m16n8k8 .tf32, m16n8k32 .s8 and ldmatrix are what the unit tests check
+ * these against). */
 #include "transforms/gpu_mma.h"
 
-static bool operand_kind(const ir_type *a, const ir_type *b, gpu_mma_kind *k)
+#include <string.h>
+
+int gpu_mma_elem_bytes(gpu_mma_kind k)
 {
-	if (a->elem->kind != b->elem->kind)
+	return k == GPU_MMA_TF32 ? 4 : k == GPU_MMA_S8 ? 1 : 2;
+}
+
+int gpu_mma_kstep(gpu_mma_kind k)
+{
+	return 32 / gpu_mma_elem_bytes(k);
+}
+
+/* The kind of a dot with operand elements e, accumulator (and result) elements acc: fp16
+ * and bf16 into f32 (fp16 into f16 too), fp32 into f32 when the dot asks for tf32, int8
+ * into int32; false for the rest (fp32 "ieee" and "tf32x3", fp64, fp8), which stay on FMA. */
+static bool operand_kind(const ir_op *dot, const ir_type *e, const ir_type *acc, gpu_mma *p)
+{
+	const ir_attr *prec = ir_op_attr(dot, "input_precision");
+	p->acc16 = p->x3 = false;
+	switch (e->kind) {
+	case IR_F16:
+		p->kind = GPU_MMA_F16;
+		p->acc16 = acc->kind == IR_F16;
+		return acc->kind == IR_F32 || acc->kind == IR_F16;
+	case IR_BF16:
+		p->kind = GPU_MMA_BF16;
+		return acc->kind == IR_F32;
+	case IR_F32:
+		p->kind = GPU_MMA_TF32;
+		p->x3 = prec && prec->kind == IR_ATTR_STR && !strcmp(prec->s, "tf32x3");
+		return acc->kind == IR_F32 && prec && prec->kind == IR_ATTR_STR && (p->x3 || !strcmp(prec->s, "tf32"));
+	case IR_I8:
+		p->kind = GPU_MMA_S8;
+		return acc->kind == IR_I32;
+	default:
 		return false;
-	if (a->elem->kind == IR_F16)
-		*k = GPU_MMA_F16;
-	else if (a->elem->kind == IR_BF16)
-		*k = GPU_MMA_BF16;
-	else
-		return false;
-	return true;
+	}
 }
 
 /* The shapes and types every mma.sync dot needs, whatever its warps. */
@@ -24,13 +51,14 @@ bool gpu_mma_fits(const ir_op *dot, gpu_mma *p)
 	const ir_type *a = dot->operands[0]->type, *b = dot->operands[1]->type;
 	const ir_type *acc = dot->operands[2]->type, *r = dot->results[0].type;
 	if (a->kind != IR_TILE || b->kind != IR_TILE || r->kind != IR_TILE || a->rank != 2 || b->rank != 2 ||
-	    r->rank != 2 || acc->kind != IR_TILE || acc->elem->kind != IR_F32 || r->elem->kind != IR_F32)
+	    r->rank != 2 || acc->kind != IR_TILE || acc->elem->kind != r->elem->kind ||
+	    a->elem->kind != b->elem->kind)
 		return false;
-	if (!operand_kind(a, b, &p->kind))
+	if (!operand_kind(dot, a->elem, r->elem, p))
 		return false;
-	/* max_num_imprecise_acc and input_precision do not change an fp16/bf16 dot */
+	/* max_num_imprecise_acc does not change these kinds (Triton applies it to fp8 only) */
 	p->M = r->shape[0], p->N = r->shape[1], p->K = a->shape[1];
-	return p->M % 16 == 0 && p->N % 8 == 0 && p->K % 16 == 0 && b->shape[0] == p->K;
+	return p->M % 16 == 0 && p->N % 8 == 0 && p->K % gpu_mma_kstep(p->kind) == 0 && b->shape[0] == p->K;
 }
 
 static bool finish(gpu_mma *p)
@@ -39,7 +67,7 @@ static bool finish(gpu_mma *p)
 		return false;
 	p->mtiles = (int)(p->M / (16 * p->w0));
 	p->ntiles = (int)(p->N / (8 * p->w1));
-	p->ksteps = (int)(p->K / 16);
+	p->ksteps = (int)(p->K / gpu_mma_kstep(p->kind));
 	p->version = 2;
 	gpu_layout_mma_fill(&p->acc, p->w0, p->w1);
 	return true;
@@ -55,7 +83,7 @@ bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p)
 
 bool gpu_mma_plan_shape(gpu_mma *p, int warps)
 {
-	if (warps < 1 || (warps & (warps - 1)) || p->M % 16 || p->N % 8 || p->K % 16)
+	if (warps < 1 || (warps & (warps - 1)) || p->M % 16 || p->N % 8 || p->K % gpu_mma_kstep(p->kind))
 		return false;
 	p->w0 = p->w1 = 1;
 	while (p->w0 * p->w1 < warps) {
@@ -84,14 +112,29 @@ bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p)
 }
 
 /* ldmatrix.x4 for A: lane L gives row L % 8 of matrix L / 8; the matrices are, in the
- * order of the fragment registers a0a1, a2a3, a4a5, a6a7: rows g (repetition 2i), rows
- * g + 8 (2i + 1), each at k low then k high. */
+ * order of the fragment registers (a0a1, a2a3, a4a5, a6a7 for the 16-bit kinds; a0 .. a3
+ * for TF32 and S8, whose registers hold one or four elements): rows g (repetition 2i),
+ * rows g + 8 (2i + 1), each at k low then k high. A matrix row is 16 bytes: 8 fp16, 4 fp32
+ * or 16 int8 elements, half a k-step of every kind, so that lane T receives in each
+ * register the 32-bit word T % 4 of row T / 4, which is what the ISA's tables give the
+ * thread of group T / 4 for all three (2 (T % 4) + {0, 1}; T % 4; 4 (T % 4) + {0 .. 3}). */
 void gpu_mma_a_source(const gpu_mma *p, int i, int kk, int w0, int lane, int64_t *row, int64_t *col)
 {
 	int q = lane / 8, r = lane % 8;
-	int half = q & 1, khalf = q >> 1;
+	int half = q & 1, khalf = q >> 1, ks = gpu_mma_kstep(p->kind);
 	*row = (int64_t)(2 * i + half) * 8 * p->w0 + w0 * 8 + r;
-	*col = (int64_t)kk * 16 + khalf * 8;
+	*col = (int64_t)kk * ks + khalf * (ks / 2);
+}
+
+/* TF32: b0 holds B[k + T % 4][n + T / 4], b1 4 rows lower; S8: b0 the four k 4 (T % 4) +
+ * {0 .. 3} of column T / 4 (the PTX ISA's B fragment tables for m16n8k8 .tf32 and
+ * m16n8k32 .s8), b1 16 rows lower. */
+void gpu_mma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int reg, int e, int64_t *row,
+		    int64_t *col)
+{
+	int ks = gpu_mma_kstep(p->kind), per = 4 / gpu_mma_elem_bytes(p->kind);
+	*row = (int64_t)kk * ks + reg * (ks / 2) + (lane % 4) * per + e;
+	*col = (int64_t)j * 8 * p->w1 + w1 * 8 + lane / 4;
 }
 
 /* ldmatrix.x4.trans for B (k-major rows of N): matrices k low and k high of tile j, then

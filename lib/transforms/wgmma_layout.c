@@ -18,6 +18,10 @@ static int64_t nvmma_row(int64_t cols, int eb)
 bool gpu_wgmma_finish(gpu_mma *p, int instr_n)
 {
 	int64_t bw = nvmma_row(p->N, 2); /* B's panel row, N-major */
+	/* wgmma's tf32 and s8 forms read B K-major only (B is staged N-major), and an fp16
+	 * accumulator is not planned: those kinds stay on mma.sync */
+	if ((p->kind != GPU_MMA_F16 && p->kind != GPU_MMA_BF16) || p->acc16)
+		return false;
 	if (p->w0 % 4 || p->M % (16 * p->w0) || p->K % 16 || instr_n < 8 || instr_n > 256 || instr_n % 8 ||
 	    p->N % ((int64_t)instr_n * p->w1) || !bw || (instr_n % bw && bw % instr_n))
 		return false;
@@ -41,7 +45,8 @@ bool gpu_wgmma_plan(const ir_op *dot, int warp, int warps, gpu_mma *p)
 
 bool gpu_wgmma_plan_shape(gpu_mma *p, int warps)
 {
-	if (warps < 4 || warps % 4 || (warps & (warps - 1)) || p->K % 16 || p->N % 16)
+	if (warps < 4 || warps % 4 || (warps & (warps - 1)) || p->K % 16 || p->N % 16 ||
+	    (p->kind != GPU_MMA_F16 && p->kind != GPU_MMA_BF16) || p->acc16)
 		return false;
 	p->w0 = 4, p->w1 = 1;
 	while (p->w0 * p->w1 < warps) {

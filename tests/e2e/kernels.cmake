@@ -158,6 +158,28 @@ e2e_kernel(dot dot_fp16_wgmma_n32 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i
            GPU_ARCH=sm_90a)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
 
+# ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync; FMA on the CPUs,
+# for "ieee" and for fp8); TA/TB: A and B transposed in memory.
+#   dot_tc(a, b, c0, c, M, N, K, BM, BN, BK, ACC_T, PREC, TA, TB, F16ACC)
+e2e_kernel(dot_tc dot_tc_tf32 dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0")
+e2e_kernel(dot_tc dot_tc_tf32_t dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 32, 64, 16, fp32, 0, 1, 1, 0")
+e2e_kernel(dot_tc dot_tc_tf32_w8 dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 128, 64, 32, fp32, 0, 0, 1, 0"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_tf32x3 dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 2, 0, 0, 0")
+e2e_kernel(dot_tc dot_tc_ieee dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 32, 32, 16, fp32, 1, 1, 0, 0")
+e2e_kernel(dot_tc dot_tc_i8 dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 64, 64, 64, int32, 0, 0, 0, 0")
+e2e_kernel(dot_tc dot_tc_i8_t dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 32, 32, 32, int32, 0, 1, 1, 0"
+           num_warps=8)
+e2e_kernel(dot_tc dot_tc_i8_90a dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 128, 128, 64, int32, 0, 0, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_f16acc dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 64, 64, 32, fp16, 0, 0, 0, 1")
+e2e_kernel(dot_tc dot_tc_f16acc_t dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 32, 16, 16, fp16, 0, 1, 1, 1"
+           GPU_ARCH=sm_90a)
+# fp8 (FMA on every target; the sm_90a cubin too: no wgmma fp8 yet)
+e2e_kernel(dot_tc dot_tc_fp8e4 dot_tc.py dot_tc "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_fp8e5_t dot_tc.py dot_tc "*fp8e5, *fp8e5, *fp32, *fp32, i32, i32, i32, 64, 32, 32, fp32, 0, 1, 1, 0")
+
 # ---- random.c: Philox (tl.rand, randn, randint, randint4x, philox, ...), bit for bit.
 #   rng32(out_u, out_f, seed, base, n, BLOCK, N_ROUNDS): the seed as i64 or as i32
 e2e_kernel(random rng32_s64 random.py rng32 "*u32, *fp32, i64, i32, i32, 256, 10")

@@ -1,25 +1,71 @@
 /* test_mma.c: the mma.sync plan of transforms/mma_layout.c against the PTX ISA's fragment
- * tables. For every plan of a range of block shapes and warp counts, a whole dot is
+ * tables, for fp16 (m16n8k16; bf16 shares its maps), tf32 (m16n8k8) and int8 (m16n8k32).
+ * For every plan of a range of block shapes and warp counts, a whole dot is
  * simulated warp by warp the way the hardware does it: each ldmatrix gathers the 8x8
  * matrices whose rows the lanes address (gpu_mma_a_source, gpu_mma_b_source) and hands
- * each lane its elements as the PTX ISA describes ldmatrix (and .trans); the fragments are
- * then read back as the 16x16 A and 16x8 B of one mma.m16n8k16 by the ISA's tables for its
- * operands, multiplied, and each lane's c0..c3 (by the accumulator table) added into the
+ * each lane its elements as the PTX ISA describes ldmatrix (and .trans; for tf32 and int8
+ * B, each lane's single loads, gpu_mma_b_elem); the fragments are then read back as the
+ * A and B of one instruction by the ISA's tables for its operands, multiplied, and each lane's c0..c3 (by the accumulator table) added into the
  * slots gpu_mma_c_slot names. The slots, mapped to elements by the #mma layout
  * (gpu_layout_flat), must hold exactly A @ B, every element once. Integer-valued inputs
  * keep the sums exact. */
 #include "test.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "transforms/gpu_mma.h"
 
-/* ldmatrix: thread T receives, of 8x8 matrix m (rows as the lanes addressed them), the
- * elements (T / 4, 2 (T % 4) + e), or (2 (T % 4) + e, T / 4) with .trans. */
-static double ldm(const double m[8][8], int T, int e, int trans)
+/* ldmatrix: thread T receives, of 8x8 matrix m of 16-bit elements (rows as the lanes
+ * addressed them), the elements (T / 4, 2 (T % 4) + e), or (2 (T % 4) + e, T / 4) with
+ * .trans. */
+static double ldm(const double m[8][16], int T, int e, int trans)
 {
 	return trans ? m[2 * (T % 4) + e][T / 4] : m[T / 4][2 * (T % 4) + e];
+}
+
+/* The same matrix rows seen as 16 bytes of `per` = 4 / eb elements per 32-bit word
+ * (ldmatrix moves b16 pairs: word T % 4 of row T / 4 to thread T, whatever is in it):
+ * element e of that word. */
+static double ldm_word(const double m[8][16], int T, int e, int per)
+{
+	return m[T / 4][per * (T % 4) + e];
+}
+
+/* The PTX ISA's fragment tables (mma.m16n8k16 .f16/.bf16, m16n8k8 .tf32, m16n8k32 .s8),
+ * thread T = 4 g + t: element e of A register q and of B register q. */
+static void isa_a(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
+{
+	int g = T / 4, t = T % 4;
+	switch (k) {
+	case GPU_MMA_TF32: /* a0..a3: rows g, g + 8, g, g + 8; cols t, t, t + 4, t + 4 */
+		*row = g + 8 * (q % 2), *col = t + 4 * (q / 2);
+		break;
+	case GPU_MMA_S8: /* a0..a15 (4 a register): rows g for i < 4 or 8 <= i < 12, cols 4t + (i & 3) (+16 for i >= 8) */
+		*row = g + 8 * (q % 2), *col = 4 * t + e + 16 * (q / 2);
+		break;
+	default: /* a0..a7 (2 a register): rows g (a0a1, a4a5) or g + 8; cols 2t + (i & 1) (+8 for i >= 4) */
+		*row = g + 8 * (q & 1), *col = 2 * t + e + 8 * (q >> 1);
+		break;
+	}
+}
+
+static void isa_b(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
+{
+	int g = T / 4, t = T % 4;
+	*col = g;
+	switch (k) {
+	case GPU_MMA_TF32: /* b0, b1: rows t, t + 4 */
+		*row = t + 4 * q;
+		break;
+	case GPU_MMA_S8: /* b0..b7: rows 4t + (i & 3) (+16 for i >= 4) */
+		*row = 4 * t + e + 16 * q;
+		break;
+	default: /* b0..b3: rows 2t + (i & 1) (+8 for i >= 2) */
+		*row = 2 * t + e + 8 * q;
+		break;
+	}
 }
 
 static int simulate(const gpu_mma *p, const double *A, const double *B, const double *C)
@@ -27,7 +73,9 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 	int warps = p->w0 * p->w1, threads = 32 * warps;
 	int64_t shape[2] = {p->M, p->N};
 	int slots = gpu_layout_slots(&p->acc, shape, 2);
-	if (slots != 2 * 4 * p->mtiles * p->ntiles / 2)
+	int eb = gpu_mma_elem_bytes(p->kind), per = 4 / eb, ks = gpu_mma_kstep(p->kind), row16 = 16 / eb;
+	bool b16 = eb == 2;
+	if (slots != 2 * 4 * p->mtiles * p->ntiles / 2 || ks * eb != 32 || p->ksteps * ks != p->K)
 		return 0;
 	double *acc = calloc((size_t)threads * slots, sizeof *acc);
 	for (int w = 0; w < warps; w++) {
@@ -35,18 +83,18 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 		for (int kk = 0; kk < p->ksteps; kk++)
 			for (int i = 0; i < p->mtiles; i++)
 				for (int j = 0; j < p->ntiles; j++) {
-					/* the four A matrices of tile i */
-					double am[4][8][8], bm[4][8][8];
+					/* the four A matrices of tile i: 8 rows of 16 bytes each */
+					double am[4][8][16], bm[4][8][16];
 					for (int L = 0; L < 32; L++) {
 						int64_t r, c;
 						gpu_mma_a_source(p, i, kk, w0, L, &r, &c);
-						for (int x = 0; x < 8; x++)
+						for (int x = 0; x < row16; x++)
 							am[L / 8][L % 8][x] = A[r * p->K + c + x];
 					}
-					/* B: the pair fetch when j is even and j + 1 exists, else .x2 of j */
+					/* B, 16-bit: the pair fetch when j is even and j + 1 exists, else .x2 of j */
 					int jb = j & ~1;
 					int pair = jb + 1 < p->ntiles;
-					for (int L = 0; L < 32; L++) {
+					for (int L = 0; L < 32 && b16; L++) {
 						int64_t r, c;
 						gpu_mma_b_source(p, jb, kk, w1, L, pair, &r, &c);
 						int mat = (pair ? L : L % 16) / 8;
@@ -55,25 +103,37 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 					}
 					int bq = pair ? 2 * (j - jb) : 0; /* tile j's registers in the fetch */
 					/* the fragments, read back as the instruction's operands */
-					double a[16][16], b[16][8];
+					double a[16][32], b[32][8];
+					for (int x = 0; x < 16 * 32; x++)
+						a[x / 32][x % 32] = NAN;
+					for (int x = 0; x < 32 * 8; x++)
+						b[x / 8][x % 8] = NAN;
 					for (int T = 0; T < 32; T++) {
-						int g = T / 4, t4 = T % 4;
 						for (int q = 0; q < 4; q++)
-							for (int e = 0; e < 2; e++) {
-								/* a(2q + e): rows g (q even) or g + 8, k low (q < 2) or high */
-								int row = g + 8 * (q & 1), col = 2 * t4 + e + 8 * (q >> 1);
-								a[row][col] = ldm(am[q], T, e, 0);
+							for (int e = 0; e < per; e++) {
+								int row, col;
+								isa_a(p->kind, T, q, e, &row, &col);
+								a[row][col] = b16 ? ldm(am[q], T, e, 0) : ldm_word(am[q], T, e, per);
 							}
 						for (int q = 0; q < 2; q++)
-							for (int e = 0; e < 2; e++)
-								b[2 * t4 + e + 8 * q][g] = ldm(bm[bq + q], T, e, 1);
+							for (int e = 0; e < per; e++) {
+								int row, col;
+								isa_b(p->kind, T, q, e, &row, &col);
+								if (b16) {
+									b[row][col] = ldm(bm[bq + q], T, e, 1);
+								} else {
+									int64_t r, c;
+									gpu_mma_b_elem(p, j, kk, w1, T, q, e, &r, &c);
+									b[row][col] = B[r * p->N + c];
+								}
+							}
 					}
 					for (int T = 0; T < 32; T++)
 						for (int r = 0; r < 4; r++) {
 							int row = T / 4 + 8 * (r >> 1), col = 2 * (T % 4) + (r & 1);
 							double s = 0;
-							for (int k = 0; k < 16; k++)
-								s += a[row][k] * b[k][col];
+							for (int k = 0; k < ks; k++)
+								s += a[row][k] * b[k][col]; /* a NaN: a fragment element never fetched */
 							acc[(size_t)(w * 32 + T) * slots + gpu_mma_c_slot(p, i, j, r)] += s;
 						}
 				}
@@ -100,14 +160,20 @@ int main(void)
 {
 	int plans = 0;
 	uint64_t x = 88172645463325252ull;
+	static const gpu_mma_kind kinds[] = {GPU_MMA_F16, GPU_MMA_TF32, GPU_MMA_S8};
+	for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
 	for (int M = 16; M <= 256; M *= 2)
 		for (int N = 8; N <= 256; N *= 2)
-			for (int K = 16; K <= 64; K *= 2)
+			for (int K = 8; K <= 128; K *= 2)
 				for (int warps = 1; warps <= 8; warps *= 2) {
-					gpu_mma p = {.kind = GPU_MMA_F16, .M = M, .N = N, .K = K};
-					if (!gpu_mma_plan_shape(&p, warps))
+					gpu_mma p = {.kind = kinds[ki], .M = M, .N = N, .K = K};
+					if (!gpu_mma_plan_shape(&p, warps)) {
+						/* only K below the kind's k-step, or warps that do not split */
+						CHECK(K % gpu_mma_kstep(kinds[ki]) || M < 16 * warps || (M / 16) * (N / 8) < warps);
 						continue;
+					}
 					CHECK(p.w0 * p.w1 == warps && p.mtiles * 16 * p.w0 == M && p.ntiles * 8 * p.w1 == N);
+					CHECK(p.ksteps * gpu_mma_kstep(p.kind) == K);
 					double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
 					double *C = calloc((size_t)M * N, sizeof(double));
 					for (int i = 0; i < M * K; i++)
@@ -124,6 +190,9 @@ int main(void)
 					free(C);
 					plans++;
 				}
+	/* the k-steps: 32 bytes of K */
+	CHECK(gpu_mma_kstep(GPU_MMA_F16) == 16 && gpu_mma_kstep(GPU_MMA_BF16) == 16 &&
+	      gpu_mma_kstep(GPU_MMA_TF32) == 8 && gpu_mma_kstep(GPU_MMA_S8) == 32);
 	/* a shape that cannot split over the warps stays on the FMA path */
 	gpu_mma small = {.kind = GPU_MMA_F16, .M = 16, .N = 8, .K = 16};
 	CHECK(!gpu_mma_plan_shape(&small, 4));

@@ -317,6 +317,14 @@ int main(void)
 	gpu_mma m64 = {.kind = GPU_MMA_F16, .M = 64, .N = 128, .K = 32};
 	CHECK(gpu_wgmma_plan_shape(&m64, 8) && m64.w0 == 4 && m64.w1 == 2 && m64.instr_n == 64);
 	/* what does not fit: fewer than 4 warps, M below a warpgroup's 64, N rows of 16 bytes */
+	/* tf32, int8 and an fp16 accumulator stay on mma.sync (wgmma's tf32 and s8 forms read B
+	 * K-major only; B is staged N-major) */
+	gpu_mma other = {.kind = GPU_MMA_TF32, .M = 128, .N = 128, .K = 64};
+	CHECK(!gpu_wgmma_plan_shape(&other, 4) && !gpu_wgmma_finish(&other, 128));
+	other = (gpu_mma){.kind = GPU_MMA_S8, .M = 128, .N = 128, .K = 64};
+	CHECK(!gpu_wgmma_plan_shape(&other, 4));
+	other = (gpu_mma){.kind = GPU_MMA_F16, .acc16 = true, .M = 128, .N = 128, .K = 64};
+	CHECK(!gpu_wgmma_plan_shape(&other, 4));
 	gpu_mma no = {.kind = GPU_MMA_F16, .M = 128, .N = 128, .K = 64};
 	CHECK(!gpu_wgmma_plan_shape(&no, 2));
 	no = (gpu_mma){.kind = GPU_MMA_F16, .M = 32, .N = 128, .K = 64};
