@@ -268,10 +268,29 @@ LLVMValueRef lg_smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef 
 
 /* Writes every element of tile v to shared memory at byte offset off: row-major, or, when
  * as is a #shared tile type, where its swizzle puts each element. */
+static void store_tile_pitch(cg *c, const ir_value *v, int64_t off, const ir_type *as, int64_t pitch);
+
 static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 {
 	const ir_type *t = v->type;
-	int64_t need = off + ir_type_numel(t) * gpu_elem_bytes(t->elem);
+	store_tile_pitch(c, v, off, as, t->rank ? t->shape[t->rank - 1] : 1);
+}
+
+/* Index i (row-major, rows of n elements) in a buffer whose rows are `pitch` apart. */
+static LLVMValueRef pitched(cg *c, LLVMValueRef i, int64_t n, int64_t pitch)
+{
+	if (pitch == n)
+		return i;
+	LLVMValueRef row = LLVMBuildUDiv(c->b, i, cg_i32(c, n), "");
+	return LLVMBuildAdd(c->b, i, LLVMBuildMul(c->b, row, cg_i32(c, pitch - n), ""), "");
+}
+
+/* store_tile into row-major rows `pitch` elements apart (as NULL), or as store_tile. */
+static void store_tile_pitch(cg *c, const ir_value *v, int64_t off, const ir_type *as, int64_t pitch)
+{
+	const ir_type *t = v->type;
+	int64_t last = t->rank ? t->shape[t->rank - 1] : 1;
+	int64_t need = off + ir_type_numel(t) / (last ? last : 1) * pitch * gpu_elem_bytes(t->elem);
 	if (need > lg_prog->smem_bytes)
 		lg_prog->smem_bytes = need;
 	gtile *g = lg_tget(c, v);
@@ -296,6 +315,8 @@ static void store_tile(cg *c, const ir_value *v, int64_t off, const ir_type *as)
 		if (as)
 			i = lg_shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
 					 LLVMBuildURem(c->b, i, cg_i32(c, t->shape[1]), ""));
+		else
+			i = pitched(c, i, last, pitch);
 		if (w > 1) {
 			LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, t->elem), (unsigned)w);
 			x = LLVMGetPoison(vt);
@@ -361,14 +382,6 @@ static LLVMValueRef remap_broadcast(cg *c, const ir_op *op, LLVMValueRef i, int 
 		if (st->shape[d] == 1)
 			idx[d] = NULL;
 	return cg_flatten(c, sst, idx, rt->rank);
-}
-
-static LLVMValueRef remap_identity(cg *c, const ir_op *op, LLVMValueRef i, int which)
-{
-	(void)c;
-	(void)op;
-	(void)which;
-	return i;
 }
 
 static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int which)
@@ -628,17 +641,56 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 	}
 }
 
-static void exchange(cg *c, const ir_op *op, int res, remap_fn f)
+/* Result res of op through shared memory: the source stored row-major, its rows pitch
+ * elements apart, and each result slot read where f maps its row-major index. */
+static void exchange(cg *c, const ir_op *op, int res, remap_fn f, int64_t pitch)
 {
 	const ir_type *rt = op->results[res].type;
 	const ir_value *src = op->operands[0];
+	int64_t n = src->type->rank ? src->type->shape[src->type->rank - 1] : 1;
 	lg_lead_barrier(c); /* earlier readers of shared memory are done */
-	lg_to_smem(c, src, 0);
+	store_tile_pitch(c, src, 0, NULL, pitch);
 	lg_barrier(c);
 	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int e = 0; e < r->n; e++)
-		r->v[e] = lg_from_smem(c, rt->elem, 0, f(c, op, lg_owned(c, rt, e), res));
+		r->v[e] = lg_from_smem(c, rt->elem, 0, pitched(c, f(c, op, lg_owned(c, rt, e), res), n, pitch));
 	lg_put(c, &op->results[res], r);
+}
+
+/* convert_layout between register layouts (GPU_EXCHANGE): through a buffer of rows
+ * gpu_exchange_pitch apart (no bank conflicts for an #mma source), each run of
+ * consecutive elements the result's layout gives a thread along the last dimension read
+ * as one vector of up to 16 bytes. */
+static void convert_through_smem(cg *c, const ir_op *op)
+{
+	const ir_type *rt = op->results[0].type, *e = rt->elem;
+	const ir_value *src = op->operands[0];
+	/* the flattened order is the source's (reshape, expand_dims): rows are its rows */
+	int64_t n = src->type->rank ? src->type->shape[src->type->rank - 1] : 1, pitch = gpu_exchange_pitch(src->type);
+	int64_t nr = rt->rank ? rt->shape[rt->rank - 1] : 1, eb = gpu_elem_bytes(e);
+	lg_lead_barrier(c); /* earlier readers of shared memory are done */
+	store_tile_pitch(c, src, 0, NULL, pitch);
+	lg_barrier(c);
+	gtile *r = lg_new_tile(c, lg_slots(c, rt));
+	int dim = 0;
+	int w = e->kind == IR_I1 || rt->rank < 1 ? 1 : gpu_layout_run_dim(rt, lg_prog->warp, lg_prog->T / lg_prog->warp, &dim);
+	if (dim != rt->rank - 1)
+		w = 1;
+	while (w > 1 && (w * eb > 16 || r->n % w || n % w || nr % w || (pitch * eb) % (w * eb)))
+		w /= 2;
+	for (int k = 0; k < r->n; k += w) {
+		LLVMValueRef i = pitched(c, lg_owned(c, rt, k), n, pitch);
+		if (w == 1) {
+			r->v[k] = lg_from_smem(c, e, 0, i);
+			continue;
+		}
+		LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, e), (unsigned)w);
+		LLVMValueRef x = LLVMBuildLoad2(c->b, vt, lg_smem_at(c, e, 0, i), "");
+		LLVMSetAlignment(x, (unsigned)(w * eb));
+		for (int j = 0; j < w; j++)
+			r->v[k + j] = LLVMBuildExtractElement(c->b, x, cg_i32(c, j), "");
+	}
+	lg_put(c, &op->results[0], r);
 }
 
 static void lower_shape(cg *c, const ir_op *op)
@@ -706,12 +758,15 @@ static void lower_shape(cg *c, const ir_op *op)
 		case GPU_SHARE: lg_put(c, &op->results[0], ir_ptrmap_get(&c->vals, x)); return;
 		case GPU_REGMAP: regmap(c, op); return;
 		case GPU_EXCHANGE:
-			exchange(c, op, 0, op->code == IR_OP_BROADCAST ? remap_broadcast : remap_identity);
+			if (op->code == IR_OP_BROADCAST)
+				exchange(c, op, 0, remap_broadcast, gpu_exchange_pitch(x->type));
+			else
+				convert_through_smem(c, op);
 			return;
 		}
 		return;
 	case IR_OP_TRANS:
-		exchange(c, op, 0, remap_trans);
+		exchange(c, op, 0, remap_trans, x->type->shape[x->type->rank - 1]);
 		return;
 	default:
 		cg_fail(c, op, "the GPU backends cannot lower '%s' yet", ir_ops[op->code].name);

@@ -137,15 +137,17 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	LLVMValueRef adyn = staged && !a_regs ? lg_tget(c, a)->dyn : NULL, bdyn = staged ? lg_tget(c, b)->dyn : NULL;
 	bool tc = staged && plan;
 	/* an operand is ready when it is in a ring slot (the pipeline's wait and barrier made
-	 * the copies visible), staged before the loop (fenced there), or in registers; with
-	 * both ready, the dot needs no fence and no barrier of its own */
+	 * the copies visible), staged before the loop (fenced there, a barrier after it), or
+	 * in registers. One staged just now, by this thread's stores, is not: the stores are
+	 * fenced for wgmma's async proxy and a barrier makes every thread's visible (insert-
+	 * barriers' barrier before the staging only protects the earlier readers) */
 	bool a_ready = a_regs || adyn || (staged && lg_tget(c, a)->ready);
 	bool b_ready = bdyn || (staged && lg_tget(c, b)->ready);
-	bool ring = a_ready && b_ready;
-	if (tc && mp.version == 3 && c->isa->fence_proxy_async && !ring)
-		c->isa->fence_proxy_async(c);
-	if ((!a_ready && !bdyn) || (tc && mp.version == 3 && !ring))
+	if (!a_ready || !b_ready) {
+		if (tc && mp.version == 3 && c->isa->fence_proxy_async)
+			c->isa->fence_proxy_async(c);
 		lg_barrier(c);
+	}
 	if (tc) {
 		const gpu_layout *as = &lg_tile_layout(c, a->type)->l, *bs = &lg_tile_layout(c, b->type)->l;
 		gtile *acc = lg_tget(c, ac);

@@ -94,6 +94,15 @@ static inline bool gpu_is_shared(const ir_type *t)
 typedef enum { GPU_SHARE, GPU_REGMAP, GPU_EXCHANGE } gpu_reshape;
 static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps);
 
+/* The row pitch (elements) of the buffer a convert_layout or broadcast moves a tile of
+ * type t through (GPU_EXCHANGE), and its bytes: the last extent, plus 16 bytes when t is
+ * in an #mma layout and a row is a multiple of 128 bytes, the period of the 32 banks.
+ * Without the pad the lanes of a warp that hold one column pair of 8 consecutive rows
+ * (the accumulator's fragments) all hit one bank; with it each row starts 4 banks
+ * further, and rows stay 16-byte aligned for vector reads (layout.c). */
+int64_t gpu_exchange_pitch(const ir_type *t);
+int64_t gpu_exchange_bytes(const ir_type *t);
+
 /* Bytes of shared memory an op moves its data through on a GPU (0: none). Each such op
  * writes, synchronizes and reads within itself, so every op can start at offset 0; the
  * exception, tiles converted to #shared for a later reader, smem_alloc.c places. */
@@ -110,7 +119,10 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 	case IR_OP_CONVERT_LAYOUT:
 		if (x->type->kind != IR_TILE || gpu_reshape_how(op, warp, threads / warp) != GPU_EXCHANGE)
 			return 0;
-		return ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem);
+		/* staged in a #shared layout: its own swizzle, no pad */
+		if (gpu_is_shared(op->results[0].type))
+			return ir_type_numel(x->type) * gpu_elem_bytes(x->type->elem);
+		return gpu_exchange_bytes(x->type);
 	case IR_OP_TRANS:
 	case IR_OP_SPLIT:
 		if (x->type->kind != IR_TILE)

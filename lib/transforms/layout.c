@@ -489,3 +489,19 @@ bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int wa
 	}
 	return lanes == warp && ws == warps && gpu_layout_slots(l, shape, rank) >= 1;
 }
+
+int64_t gpu_exchange_pitch(const ir_type *t)
+{
+	int64_t n = t->rank ? t->shape[t->rank - 1] : 1, eb = gpu_elem_bytes(t->elem);
+	gpu_layout l;
+	if (t->rank < 2 || !t->layout || !gpu_layout_parse(t->layout, &l) || !l.mma || (n * eb) % 128 || eb > 16 ||
+	    16 % eb)
+		return n;
+	return n + 16 / eb;
+}
+
+int64_t gpu_exchange_bytes(const ir_type *t)
+{
+	int64_t n = t->rank ? t->shape[t->rank - 1] : 1;
+	return ir_type_numel(t) / (n ? n : 1) * gpu_exchange_pitch(t) * gpu_elem_bytes(t->elem);
+}

@@ -14,7 +14,9 @@
 # Environment: CC (default gcc); CUDA_PATH (default /usr/local/cuda), for cuda.h;
 # E2E_GPU_BUILD, a build directory to use instead of a temporary one; E2E_GPU_ASAN=1 to build
 # everything with AddressSanitizer and UBSan; E2E_GPU_TIMEOUT, seconds per harness (default
-# 900, when timeout(1) exists); E2E_GPU_ONLY="h1 h2", to run those harnesses only.
+# 900, when timeout(1) exists); E2E_GPU_ONLY="h1 h2", to run those harnesses only;
+# E2E_GPU_WRAP, a command to run each harness under (e.g. "compute-sanitizer --tool
+# racecheck").
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -128,7 +130,8 @@ for h in "${harnesses[@]}"; do
 	echo "== e2e.gpu.$h (${#args[@]} cubins)"
 	log=$build/logs/$h.log
 	set +e
-	${timeout_cmd[@]+"${timeout_cmd[@]}"} "$exe" "${args[@]}" 2>&1 | tee "$log"
+	read -r -a wrap <<< "${E2E_GPU_WRAP:-}"
+	${timeout_cmd[@]+"${timeout_cmd[@]}"} ${wrap[@]+"${wrap[@]}"} "$exe" "${args[@]}" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	set -e
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
