@@ -5,10 +5,14 @@
  *   wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}
  *       {d0 .. d(N/2-1)}, a-desc, b-desc, scale-d, 1, 1, trans-a, trans-b
  *       {d0 .. d(N/2-1)}, {a0, a1, a2, a3}, b-desc, scale-d, 1, 1, trans-b   (A in registers)
+ *   wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32  {d..}, a-desc, b-desc, scale-d, 1, 1
+ *   wgmma.mma_async.sync.aligned.m64nNk32.s32.s8.s8     {d..}, a-desc, b-desc, scale-d
+ *       (both operands K-major: these types have no transpose bits; int8 no scales)
  *   wgmma.commit_group.sync.aligned               closes the group
  *   wgmma.wait_group.sync.aligned P               waits until P groups are pending
  *   fence.proxy.async.shared::cta                 generic-proxy stores -> async proxy
- * The accumulators are tied operands ("=f" outputs, inputs "0", "1", ...), so that every
+ * The accumulators are tied operands ("=f" outputs, "=r" for int8's s32, inputs "0", "1",
+ * ...), so that every
  * wgmma of a chain reads the registers the previous one wrote; the wait takes and returns
  * them too, which tells ptxas where the asynchronous results become readable: without it
  * ptxas cannot prove that no instruction touches them in flight and serializes the
@@ -49,8 +53,15 @@ static void tied(strbuf *s, int n)
 		strbuf_printf(s, ",%d", i);
 }
 
-/* The call of an asm of text `text` with constraints `cons` whose n f32 outputs are tied
- * to inputs acc (after the `extra` other inputs); acc receives the outputs. */
+/* The constraint of an accumulator register: f32, or i32 (int8's s32). */
+static const char *acc_cons(cg *c, LLVMValueRef v)
+{
+	return LLVMTypeOf(v) == c->t_f32 ? "=f" : "=r";
+}
+
+/* The call of an asm of text `text` with constraints `cons` whose n outputs (of acc's
+ * types) are tied to inputs acc (after the `extra` other inputs); acc receives the
+ * outputs. */
 static void call_tied(cg *c, const char *text, const char *cons, LLVMValueRef *extra, int nextra,
 		      LLVMTypeRef *extra_t, LLVMValueRef *acc, int n)
 {
@@ -62,8 +73,8 @@ static void call_tied(cg *c, const char *text, const char *cons, LLVMValueRef *e
 		args[i] = extra[i];
 	}
 	for (int i = 0; i < n; i++) {
-		ft_in[nextra + i] = c->t_f32;
-		ft_out[i] = c->t_f32;
+		ft_in[nextra + i] = LLVMTypeOf(acc[i]);
+		ft_out[i] = LLVMTypeOf(acc[i]);
 		args[nextra + i] = acc[i];
 	}
 	LLVMTypeRef ret = LLVMStructTypeInContext(c->ctx, ft_out, (unsigned)n, 0);
@@ -79,15 +90,23 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 		 LLVMValueRef *acc)
 {
 	int nacc = n / 2;
-	const char *ty = kind == 1 ? "bf16" : "f16";
+	/* kind: gpu_mma_kind (0 f16, 1 bf16, 2 tf32, 3 s8) */
+	const char *ty = kind == 1 ? "bf16" : kind == 2 ? "tf32" : kind == 3 ? "s8" : "f16";
+	int kd = kind == 2 ? 8 : kind == 3 ? 32 : 16;
 	strbuf t = {0}, k = {0};
 	/* $0 .. $(nacc-1): d; $nacc, $nacc+1: the descriptors; then the tied inputs */
-	strbuf_printf(&t, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ty, ty);
+	strbuf_printf(&t, "wgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s {", n, kd, kind == 3 ? "s32" : "f32", ty,
+		      ty);
 	for (int i = 0; i < nacc; i++)
 		strbuf_printf(&t, "%s$%d", i ? ", " : "", i);
-	strbuf_printf(&t, "}, $%d, $%d, 1, 1, 1, %d, %d;", nacc, nacc + 1, trans_a ? 1 : 0, trans_b ? 1 : 0);
+	if (kind == 3)
+		strbuf_printf(&t, "}, $%d, $%d, 1;", nacc, nacc + 1);
+	else if (kind == 2)
+		strbuf_printf(&t, "}, $%d, $%d, 1, 1, 1;", nacc, nacc + 1);
+	else
+		strbuf_printf(&t, "}, $%d, $%d, 1, 1, 1, %d, %d;", nacc, nacc + 1, trans_a ? 1 : 0, trans_b ? 1 : 0);
 	for (int i = 0; i < nacc; i++)
-		strbuf_printf(&k, "%s=f", i ? "," : "");
+		strbuf_printf(&k, "%s%s", i ? "," : "", acc_cons(c, acc[i]));
 	strbuf_printf(&k, ",l,l");
 	tied(&k, nacc);
 	strbuf_printf(&k, ",~{memory}");
@@ -128,7 +147,7 @@ void nvptx_wgmma_wait(cg *c, int pending, LLVMValueRef *acc, int n)
 	snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending);
 	strbuf k = {0};
 	for (int i = 0; i < n; i++)
-		strbuf_printf(&k, "%s=f", i ? "," : "");
+		strbuf_printf(&k, "%s%s", i ? "," : "", acc_cons(c, acc[i]));
 	tied(&k, n);
 	strbuf_printf(&k, ",~{memory}");
 	call_tied(c, text, k.data, NULL, 0, NULL, acc, n);

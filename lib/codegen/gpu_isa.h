@@ -58,9 +58,10 @@ typedef struct gpu_isa {
 	void (*cp_async_commit)(cg *c);
 	void (*cp_async_wait)(cg *c, int pending);
 	/* Warpgroup tensor cores (wgmma, sm_90a; NULL elsewhere; lower_wgmma.c). wgmma:
-	 * acc (n / 2 f32, in place) += the m64nNk16 (N = n) product of the shared-memory
-	 * operands whose 64-bit matrix descriptors are da and db (i64), kind 0 fp16, 1 bf16,
-	 * A M-major when trans_a, B N-major when trans_b; asynchronous: it belongs to the
+	 * acc (n / 2 f32, or i32 for int8, in place) += the m64nNk* (N = n) product of the
+	 * shared-memory operands whose 64-bit matrix descriptors are da and db (i64), kind a
+	 * gpu_mma_kind (0 fp16, 1 bf16, 2 tf32, 3 int8: m64nNk16, k16, k8, k32), A M-major when
+	 * trans_a, B N-major when trans_b (16-bit kinds only); asynchronous: it belongs to the
 	 * open group. fence before the first wgmma (and after other writes of its
 	 * accumulators), commit closes the group, wait(pending) waits until at most `pending`
 	 * groups are in flight and hands back the n accumulators it covers (tied, in place).

@@ -1,8 +1,10 @@
-/* lower_wgmma.c: a dot on the warpgroup tensor cores (wgmma.mma_async.m64nNk16, sm_90a),
- * as transforms/gpu_mma.h plans it. Each warpgroup (g along M, w1 along N) issues, for
- * each of its instructions (m, n) and each 16-deep k-step kk, one wgmma whose operands are
- * two 64-bit matrix descriptors: A's slice starts at row 16 W0 m + 64 g, column 16 kk of
- * the K-major A tile; B's at row 16 kk, column (n W1 + w1) N of the N-major B tile (the
+/* lower_wgmma.c: a dot on the warpgroup tensor cores (wgmma.mma_async.m64nNk16 for fp16
+ * and bf16, k8 for tf32, k32 for int8; sm_90a), as transforms/gpu_mma.h plans it. Each
+ * warpgroup (g along M, w1 along N) issues, for each of its instructions (m, n) and each
+ * k-step kk (ks = 32 bytes of K deep), one wgmma whose operands are two 64-bit matrix
+ * descriptors: A's slice starts at row 16 W0 m + 64 g, column ks kk of the K-major A
+ * tile; B's at row ks kk, column (n W1 + w1) N of the B tile (N-major, or K-major for
+ * tf32 and int8; the
  * start address is where that element would be without the swizzle: the hardware applies
  * the swizzle to the addresses it forms). Its accumulator is N / 2 f32 of the thread,
  * register r of instruction (m, n) in slot gpu_wgmma_c_slot(p, m, n, r) of the #mma v3
@@ -12,7 +14,8 @@
  *
  * The descriptors' run-time part is the tile's shared address (plus the warpgroup's
  * offset) >> 4 in bits 0-13, computed once; each instruction adds its constant offset
- * >> 4 (the tiles lie below 256 KB, so the 14-bit field never carries). */
+ * >> 4 (the tiles lie below 256 KB, so the 14-bit field never carries). The accumulator
+ * is f32, or i32 for int8. */
 #include "codegen/lower_wgmma.h"
 
 #include "codegen/gpu_isa.h"
@@ -24,11 +27,18 @@ static bool panel_ok(const gpu_wgmma_operand *o, int64_t ext)
 	return !o->mn_major || ext % o->w == 0 || o->w % ext == 0;
 }
 
+/* B's operand: in its NVMMA layout, and K-major for the kinds that read nothing else. */
+static bool b_operand(const gpu_mma *p, const gpu_layout *bs, gpu_wgmma_operand *ob)
+{
+	return gpu_wgmma_operand_for(bs, p->K, p->N, gpu_mma_elem_bytes(p->kind), true, ob) &&
+	       panel_ok(ob, p->instr_n) && !(gpu_wgmma_kmajor(p->kind) && ob->mn_major);
+}
+
 static bool operands(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, gpu_wgmma_operand *oa,
 		     gpu_wgmma_operand *ob)
 {
-	return gpu_wgmma_operand_for(as, p->M, p->K, 2, false, oa) && gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, ob) &&
-	       panel_ok(oa, 64) && panel_ok(ob, p->instr_n);
+	return gpu_wgmma_operand_for(as, p->M, p->K, gpu_mma_elem_bytes(p->kind), false, oa) && panel_ok(oa, 64) &&
+	       !(gpu_wgmma_kmajor(p->kind) && oa->mn_major) && b_operand(p, bs, ob);
 }
 
 bool lower_wgmma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
@@ -102,12 +112,12 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 				frag[r] = acc[slot0[r]];
 			}
 			for (int kk = 0; kk < p->ksteps; kk++) {
-				int64_t ao = gpu_wgmma_at(&oa, gpu_wgmma_a_row(p, m, 0), 16 * (int64_t)kk);
-				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
+				int64_t k0 = (int64_t)kk * gpu_mma_kstep(p->kind);
+				int64_t ao = gpu_wgmma_at(&oa, gpu_wgmma_a_row(p, m, 0), k0);
+				int64_t bo = gpu_wgmma_at(&ob, k0, 0);
 				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
-				c->isa->wgmma(c, p->kind == GPU_MMA_BF16, p->instr_n, da, db, oa.mn_major, ob.mn_major,
-					      frag);
+				c->isa->wgmma(c, (int)p->kind, p->instr_n, da, db, oa.mn_major, ob.mn_major, frag);
 			}
 			for (int r = 0; r < na; r++)
 				acc[slot0[r]] = frag[r];
@@ -119,8 +129,7 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layout *bs)
 {
 	gpu_wgmma_operand ob;
-	return p->version == 3 && gpu_wgmma_a_regs(p, al) && gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, &ob) &&
-	       panel_ok(&ob, p->instr_n);
+	return p->version == 3 && gpu_wgmma_a_regs(p, al) && b_operand(p, bs, &ob);
 }
 
 void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const LLVMValueRef *a, LLVMValueRef b,
@@ -128,7 +137,7 @@ void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const L
 {
 	LLVMBuilderRef bl = c->b;
 	gpu_wgmma_operand ob;
-	if (!lower_wgmma_fits_rs(p, al, bs) || !gpu_wgmma_operand_for(bs, p->K, p->N, 2, true, &ob))
+	if (!lower_wgmma_fits_rs(p, al, bs) || !b_operand(p, bs, &ob))
 		cg_fail(c, NULL, "internal: a wgmma A operand in registers not in its fragment layout");
 	LLVMValueRef g, w1;
 	warp_of(c, p, tid, &g, &w1);
@@ -159,7 +168,7 @@ void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const L
 			for (int kk = 0; kk < p->ksteps; kk++) {
 				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
-				c->isa->wgmma_rs(c, p->kind == GPU_MMA_BF16, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
+				c->isa->wgmma_rs(c, (int)p->kind, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
 						 ob.mn_major, frag);
 			}
 			for (int r = 0; r < na; r++)

@@ -122,6 +122,11 @@ static void stage_transposed(anchorer *s, const ir_value *back)
 	    acc.mma != 3)
 		return;
 	const ir_type *t = cv->results[0].type;
+	/* tf32 and int8 (4- and 1-byte elements): wgmma reads A K-major only, so A stays
+	 * row-major (B is staged transposed already: assign-layouts) */
+	int64_t eb = ir_type_bits(t->elem) / 8;
+	if (eb != 2 && dot->operands[0] == &cv->results[0])
+		return;
 	gpu_layout l = gpu_layout_shared_nvmma(t, true);
 	if (l.kind != GPU_SHARED || !gpu_layout_fits(&l, t->shape, t->rank, s->warp, s->warps))
 		return;

@@ -36,8 +36,8 @@
  *              into a high part (its low 13 mantissa bits cleared) and the rest, and
  *              rest x high, high x rest, high x high accumulated in that order
  *   S8         int8 operands, int32 accumulator: mma.sync m16n8k32.s8.s8.s32
- * TF32 and S8 run on mma.sync on every sm_80+ target, sm_90a included (wgmma's tf32 and
- * s8 forms read both operands K-major only, and B is staged N-major: see docs/language.md).
+ * On sm_90a, F16 and BF16 into f32, TF32 (not x3) and S8 run on wgmma (below), the rest
+ * on mma.sync.
  * One k-step is 32 bytes of K (16, 8, 32 elements); A's fragments come through the same
  * ldmatrix.x4 for every kind (an 8x8 matrix of b16 is 8 rows of 16 bytes: 16 / eb
  * elements), B's through ldmatrix.x4.trans for the 16-bit kinds and through single loads
@@ -56,7 +56,7 @@ typedef struct gpu_mma {
 	int64_t M, N, K;
 	int w0, w1;                 /* warps along M and along N */
 	int mtiles, ntiles, ksteps; /* 2, per warp: 16-row tiles, 8-column tiles; both: k-steps
-				     * (gpu_mma_kstep deep; 16 for wgmma) */
+				     * (gpu_mma_kstep deep, wgmma too) */
 	int instr_n;                /* 3: the N of one instruction */
 	int mreps, nreps;           /* 3, per warpgroup: 64-row instructions, N-column ones */
 	gpu_layout acc;             /* the accumulator's (and the result's) layout */
@@ -113,19 +113,32 @@ int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
  * N-major B the next 64 columns of the 128B mode) >> 4, the stride dimension byte offset
  * (SBO, bits 32-45: between 8-row groups, 8 rows of the swizzle width) >> 4 and the swizzle
  * mode (bits 62-63: 1 = 128B, 2 = 64B, 3 = 32B); the base offset (bits 49-51) stays 0, so
- * the tiles start on their swizzle pattern (gpu_layout_shared_align). */
+ * the tiles start on their swizzle pattern (gpu_layout_shared_align).
+ *
+ * tf32 and int8 (wgmma.mma_async.m64nNk8.f32.tf32.tf32, m64nNk32.s32.s8.s8): one
+ * k-step is 32 bytes of K as on mma.sync (8 or 32 elements); the ISA reads both operands
+ * of these types K-major only (no transpose bits), so A is staged row-major and B (K x N)
+ * column-major (order [0, 1]: storage rows are B's columns, swizzled along K), whatever
+ * the loads' contiguity; their RS form is not used. The fp32 operands of tf32 are not
+ * rounded: they reach the tensor cores straight from shared memory (often from the
+ * pipeline's cp.async ring), which read the tf32 part of each word and ignore its low 13
+ * mantissa bits (truncation, as Triton's wgmma path; mma.sync rounds with cvt.rna). The
+ * s32 accumulator has the f32 one's fragment layout. */
 
-/* The wgmma plan of dot (fp16 or bf16 operands, an fp32 accumulator) on sm_90a: false when
- * the kind is another (TF32, S8, an fp16 accumulator: they stay on mma.sync) or
- * the shape does not fit (M a multiple of 16 W0, N of 8 W1 and of 16, K of 16, warps a
- * multiple of 4), and the dot stays on mma.sync. Warps go along M while M / W0 > 16, as
- * Triton's; N = the largest multiple of 8 up to 256 dividing N / W1 that B's panels allow. */
+/* The wgmma plan of dot on sm_90a (fp16 or bf16 into fp32, tf32 into fp32, int8 into
+ * int32): false when the kind is another (tf32x3, an fp16 accumulator: they stay on
+ * mma.sync) or the shape does not fit (M a multiple of 16 W0, N of 8 W1 and of 16, K of
+ * the k-step, warps a multiple of 4), and the dot stays on mma.sync. Warps go along M
+ * while M / W0 > 16, as Triton's; N = the largest N of the kind's instruction up to 256
+ * dividing N / W1 that B's panels allow. */
 bool gpu_wgmma_plan(const ir_op *dot, int warp, int warps, gpu_mma *p);
+/* Whether wgmma reads both operands of kind k K-major only (TF32, S8). */
+bool gpu_wgmma_kmajor(gpu_mma_kind k);
 /* Its second half, for a plan whose kind, M, N and K are set (the unit tests). */
 bool gpu_wgmma_plan_shape(gpu_mma *p, int warps);
 /* The operand types and shapes every tensor-core dot needs (sets kind, acc16, M, N, K). */
 bool gpu_mma_fits(const ir_op *dot, gpu_mma *p);
-/* The rest of a wgmma plan whose shape and warps are set, with instructions m64nNk16 of
+/* The rest of a wgmma plan whose shape and warps are set, with instructions m64nNk* of
  * N = instr_n: false when they do not tile the shape (or B's panels). */
 bool gpu_wgmma_finish(gpu_mma *p, int instr_n);
 /* The accumulator slot of register r (0 .. N / 2 - 1: d0, d1, ...) of instruction (m, n). */

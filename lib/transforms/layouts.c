@@ -135,7 +135,7 @@ static void need_canonical(assigner *s, ir_op *op, int i)
 
 /* Operand i of a dot staged in shared memory: a convert_layout to the #shared layout of
  * its type before op. */
-static void need_shared(assigner *s, ir_op *op, int i, int mma)
+static void need_shared(assigner *s, ir_op *op, int i, int mma, bool kmajor)
 {
 	ir_value *x = op->operands[i];
 	if (!has_layout(x->type) || x->type->rank != 2) {
@@ -145,9 +145,13 @@ static void need_shared(assigner *s, ir_op *op, int i, int mma)
 	/* the NVMMA layout for wgmma (mma 3), swizzled for ldmatrix (mma 2), plain for the
 	 * FMA dot (0): see gpu_layout.h. wgmma reads either major-ness: a tile whose threads
 	 * hold runs along dim 0 (loaded from memory contiguous that way: attention's K^T) is
-	 * stored transposed, so that those runs stay contiguous in shared memory too. */
+	 * stored transposed, so that those runs stay contiguous in shared memory too. Its
+	 * tf32 and int8 forms (kmajor) read K-major only: A row-major, B (K x N) transposed,
+	 * swizzled along K, whatever the loads' runs. */
 	gpu_layout l, cur;
-	if (mma == 3) {
+	if (mma == 3 && kmajor) {
+		l = gpu_layout_shared_nvmma(x->type, i == 1);
+	} else if (mma == 3) {
 		bool dim0 = layout(x->type, &cur) && cur.kind == GPU_BLOCKED && !cur.mma && cur.rank == 2 &&
 			    cur.order[0] == 0 && cur.spt[0] > 1;
 		l = gpu_layout_shared_nvmma(x->type, dim0);
@@ -333,9 +337,10 @@ static void assign_op(assigner *s, ir_op *op)
 		 * trip through shared memory */
 		gpu_layout al;
 		bool a_regs = mma && p.version == 3 && layout(op->operands[0]->type, &al) && gpu_wgmma_a_regs(&p, &al);
+		bool kmajor = mma && p.version == 3 && gpu_wgmma_kmajor(p.kind);
 		if (!a_regs)
-			need_shared(s, op, 0, mma ? p.version : 0);
-		need_shared(s, op, 1, mma ? p.version : 0);
+			need_shared(s, op, 0, mma ? p.version : 0, kmajor);
+		need_shared(s, op, 1, mma ? p.version : 0, kmajor);
 		assign(s, &op->results[0], mma ? &p.acc : NULL, op->loc);
 		return;
 	}

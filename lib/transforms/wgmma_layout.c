@@ -15,21 +15,58 @@ static int64_t nvmma_row(int64_t cols, int eb)
 	return bytes / eb;
 }
 
+/* The kinds wgmma runs: fp16 and bf16 into f32 (m64nNk16), tf32 into f32 (m64nNk8, one
+ * product: not tf32x3), int8 into int32 (m64nNk32). An fp16 accumulator stays on
+ * mma.sync. */
+static bool wgmma_kind(const gpu_mma *p)
+{
+	switch (p->kind) {
+	case GPU_MMA_F16: return !p->acc16;
+	case GPU_MMA_BF16: return true;
+	case GPU_MMA_TF32: return !p->x3;
+	case GPU_MMA_S8: return true;
+	}
+	return false;
+}
+
+bool gpu_wgmma_kmajor(gpu_mma_kind k)
+{
+	return k == GPU_MMA_TF32 || k == GPU_MMA_S8;
+}
+
+/* Whether n is an N of the kind's instruction: multiples of 8 up to 256; for int8 the
+ * ISA lists 8, 16, 24, 32 and then multiples of 16 only. */
+static bool instr_n_ok(const gpu_mma *p, int n)
+{
+	if (n < 8 || n > 256 || n % 8)
+		return false;
+	return p->kind != GPU_MMA_S8 || n <= 32 || n % 16 == 0;
+}
+
+/* The panel constraint of B: an N-major B (16-bit kinds) is read in panels of the swizzle
+ * row along N, which an instruction's N must lie within or cover; a K-major B (tf32, int8)
+ * has its panels along K, where every k-step (32 bytes) lies within one. */
+static bool b_panels_ok(const gpu_mma *p, int n)
+{
+	if (gpu_wgmma_kmajor(p->kind))
+		return nvmma_row(p->K, gpu_mma_elem_bytes(p->kind)) != 0;
+	int64_t bw = nvmma_row(p->N, 2);
+	return bw && (n % bw == 0 || bw % n == 0);
+}
+
 bool gpu_wgmma_finish(gpu_mma *p, int instr_n)
 {
-	int64_t bw = nvmma_row(p->N, 2); /* B's panel row, N-major */
-	/* wgmma's tf32 and s8 forms read B K-major only (B is staged N-major), and an fp16
-	 * accumulator is not planned: those kinds stay on mma.sync */
-	if ((p->kind != GPU_MMA_F16 && p->kind != GPU_MMA_BF16) || p->acc16)
+	int ks = gpu_mma_kstep(p->kind);
+	if (!wgmma_kind(p))
 		return false;
-	if (p->w0 % 4 || p->M % (16 * p->w0) || p->K % 16 || instr_n < 8 || instr_n > 256 || instr_n % 8 ||
-	    p->N % ((int64_t)instr_n * p->w1) || !bw || (instr_n % bw && bw % instr_n))
+	if (p->w0 % 4 || p->M % (16 * p->w0) || p->K % ks || !instr_n_ok(p, instr_n) ||
+	    p->N % ((int64_t)instr_n * p->w1) || !b_panels_ok(p, instr_n))
 		return false;
 	p->version = 3;
 	p->instr_n = instr_n;
 	p->mreps = (int)(p->M / (16 * p->w0));
 	p->nreps = (int)(p->N / ((int64_t)instr_n * p->w1));
-	p->ksteps = (int)(p->K / 16);
+	p->ksteps = (int)(p->K / ks);
 	p->mtiles = p->ntiles = 0;
 	gpu_layout_wgmma_fill(&p->acc, p->w0, p->w1, instr_n);
 	return true;
@@ -45,8 +82,8 @@ bool gpu_wgmma_plan(const ir_op *dot, int warp, int warps, gpu_mma *p)
 
 bool gpu_wgmma_plan_shape(gpu_mma *p, int warps)
 {
-	if (warps < 4 || warps % 4 || (warps & (warps - 1)) || p->K % 16 || p->N % 16 ||
-	    (p->kind != GPU_MMA_F16 && p->kind != GPU_MMA_BF16) || p->acc16)
+	if (warps < 4 || warps % 4 || (warps & (warps - 1)) || p->K % gpu_mma_kstep(p->kind) || p->N % 16 ||
+	    !wgmma_kind(p))
 		return false;
 	p->w0 = 4, p->w1 = 1;
 	while (p->w0 * p->w1 < warps) {
@@ -57,9 +94,9 @@ bool gpu_wgmma_plan_shape(gpu_mma *p, int warps)
 	}
 	if (p->M % (16 * p->w0) || p->N % (8 * p->w1))
 		return false;
-	int64_t share = p->N / p->w1, bw = nvmma_row(p->N, 2);
+	int64_t share = p->N / p->w1;
 	for (int n = 256; n >= 8; n -= 8)
-		if (share % n == 0 && bw && (n % bw == 0 || bw % n == 0))
+		if (share % n == 0 && instr_n_ok(p, n) && b_panels_ok(p, n))
 			return gpu_wgmma_finish(p, n);
 	return false;
 }
@@ -74,7 +111,8 @@ int gpu_wgmma_c_slot(const gpu_mma *p, int m, int n, int r)
 
 bool gpu_wgmma_a_regs(const gpu_mma *p, const gpu_layout *al)
 {
-	return p->version == 3 && p->w1 == 1 && al->kind == GPU_BLOCKED && al->mma == 3 && al->rank == 2 &&
+	/* the 16-bit kinds only: tf32's and int8's register fragments of A are others */
+	return p->version == 3 && !gpu_wgmma_kmajor(p->kind) && p->w1 == 1 && al->kind == GPU_BLOCKED && al->mma == 3 && al->rank == 2 &&
 	       al->wpc[0] == p->w0 && al->wpc[1] == 1 && al->instr_n % 8 == 0 && al->instr_n > 0;
 }
 

@@ -158,7 +158,8 @@ e2e_kernel(dot dot_fp16_wgmma_n32 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i
            GPU_ARCH=sm_90a)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
 
-# ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync; FMA on the CPUs,
+# ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync, wgmma on sm_90a
+# for tf32 and int8; FMA on the CPUs,
 # for "ieee" and for fp8); TA/TB: A and B transposed in memory.
 #   dot_tc(a, b, c0, c, M, N, K, BM, BN, BK, ACC_T, PREC, TA, TB, F16ACC)
 e2e_kernel(dot_tc dot_tc_tf32 dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0")
@@ -172,6 +173,17 @@ e2e_kernel(dot_tc dot_tc_i8_t dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, 
            num_warps=8)
 e2e_kernel(dot_tc dot_tc_i8_90a dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 128, 128, 64, int32, 0, 0, 0, 0"
            GPU_ARCH=sm_90a)
+# wgmma's tf32 (m64nNk8) and int8 (m64nNk32) forms on sm_90a, both operands K-major in
+# shared memory: B staged column-major whichever way it is loaded (row-major: transposed
+# through registers; TB: its runs along K kept), A row-major (TA: transposed)
+e2e_kernel(dot_tc dot_tc_tf32_90a dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_tf32_t_90a dot_tc.py dot_tc "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, 64, 128, 32, fp32, 0, 1, 1, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_i8_t_90a dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 64, 32, 128, int32, 0, 1, 1, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_i8_w8_90a dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, i32, i32, 128, 128, 128, int32, 0, 0, 1, 0"
+           num_warps=8 GPU_ARCH=sm_90a)
 e2e_kernel(dot_tc dot_tc_f16acc dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 64, 64, 32, fp16, 0, 0, 0, 1")
 e2e_kernel(dot_tc dot_tc_f16acc_t dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 32, 16, 16, fp16, 0, 1, 1, 1"
            GPU_ARCH=sm_90a)

@@ -16,7 +16,9 @@
  *   at row 16 q + l / 4 + 8 ((r / 2) % 2), column 8 (r / 4) + 2 (l % 4) + r % 2), added
  *   into the slots gpu_wgmma_c_slot names. The slots, mapped to elements by the #mma v3
  *   layout (gpu_layout_flat), must hold exactly A @ B, every element once; for each
- *   major-ness of A and B (stored row-major, or transposed: order [0, 1]). */
+ *   major-ness of A and B (stored row-major, or transposed: order [0, 1]) with fp16, and
+ *   for tf32 (4-byte elements, k8) and int8 (1-byte, k32) with both K-major, the only
+ *   form the ISA has for them (B stored transposed). */
 #include "test.h"
 
 #include <stdint.h>
@@ -88,24 +90,27 @@ static double small(void)
 	return (double)(rng >> 60) - 7;
 }
 
-/* The NVMMA layout of a rows x cols tile of fp16, stored transposed (order [0, 1]) when t. */
-static gpu_layout nvmma(int64_t rows, int64_t cols, bool t)
+/* The NVMMA layout of a rows x cols tile of eb-byte elements, stored transposed (order
+ * [0, 1]) when t. */
+static gpu_layout nvmma(int64_t rows, int64_t cols, int eb, bool t)
 {
-	gpu_layout l = gpu_layout_nvmma(t ? rows : cols, 2);
+	gpu_layout l = gpu_layout_nvmma(t ? rows : cols, eb);
 	if (t)
 		l.order[0] = 0, l.order[1] = 1;
 	return l;
 }
 
-/* ta: A stored M-major (transposed), tb: B stored K-major (transposed). */
+/* ta: A stored M-major (transposed), tb: B stored K-major (transposed). Elements of the
+ * plan's kind: eb bytes, k-steps of ks = 32 / eb (16 fp16, 8 tf32, 32 int8). */
 static int simulate(const gpu_mma *p, bool ta, bool tb)
 {
 	int64_t M = p->M, N = p->N, K = p->K, N1 = p->instr_n;
+	int eb = gpu_mma_elem_bytes(p->kind), ks = gpu_mma_kstep(p->kind);
 	int warps = p->w0 * p->w1, threads = 32 * warps;
 	int64_t shape[2] = {M, N}, ash[2] = {M, K}, bsh[2] = {K, N};
-	gpu_layout la = nvmma(M, K, ta), lb = nvmma(K, N, tb);
+	gpu_layout la = nvmma(M, K, eb, ta), lb = nvmma(K, N, eb, tb);
 	gpu_wgmma_operand oa, ob;
-	if (!gpu_wgmma_operand_for(&la, M, K, 2, false, &oa) || !gpu_wgmma_operand_for(&lb, K, N, 2, true, &ob) ||
+	if (!gpu_wgmma_operand_for(&la, M, K, eb, false, &oa) || !gpu_wgmma_operand_for(&lb, K, N, eb, true, &ob) ||
 	    oa.mn_major != ta || ob.mn_major == tb)
 		return 0;
 	int slots = gpu_layout_slots(&p->acc, shape, 2);
@@ -121,18 +126,18 @@ static int simulate(const gpu_mma *p, bool ta, bool tb)
 		for (int64_t k = 0; k < K; k++)
 			for (int64_t j = 0; j < N; j++)
 				C[i * N + j] += A[i * K + k] * B[k * N + j];
-	/* shared memory: element ids (+1) at 2-byte granularity; A at 1024, B after it on a
+	/* shared memory: element ids (+1) at eb-byte granularity; A at 1024, B after it on a
 	 * 1024-byte boundary */
-	int64_t abase = 1024, bbase = abase + (M * K * 2 + 1023) / 1024 * 1024, size = bbase + K * N * 2;
-	int32_t *sm = calloc((size_t)(size / 2), sizeof *sm);
+	int64_t abase = 1024, bbase = abase + (M * K * eb + 1023) / 1024 * 1024, size = bbase + K * N * eb;
+	int32_t *sm = calloc((size_t)(size / eb), sizeof *sm);
 	for (int64_t r = 0; r < M; r++)
 		for (int64_t c = 0; c < K; c++)
-			sm[(abase + gpu_layout_swizzle(&la, ash, r, c) * 2) / 2] = (int32_t)(r * K + c + 1);
+			sm[(abase + gpu_layout_swizzle(&la, ash, r, c) * eb) / eb] = (int32_t)(r * K + c + 1);
 	for (int64_t r = 0; r < K; r++)
 		for (int64_t c = 0; c < N; c++)
-			sm[(bbase + gpu_layout_swizzle(&lb, bsh, r, c) * 2) / 2] = -(int32_t)(r * N + c + 1);
+			sm[(bbase + gpu_layout_swizzle(&lb, bsh, r, c) * eb) / eb] = -(int32_t)(r * N + c + 1);
 	double *acc = calloc((size_t)threads * slots, sizeof *acc);
-	double *a = malloc(sizeof(double) * 64 * 16), *b = malloc(sizeof(double) * 16 * N1);
+	double *a = malloc(sizeof(double) * 64 * ks), *b = malloc(sizeof(double) * ks * N1);
 	int ok = 1;
 	for (int wg = 0; wg < warps / 4 && ok; wg++) {
 		int w0 = (wg * 4) % p->w0, w1 = (wg * 4) / p->w0, g = w0 / 4;
@@ -141,26 +146,26 @@ static int simulate(const gpu_mma *p, bool ta, bool tb)
 				for (int kk = 0; kk < p->ksteps && ok; kk++) {
 					int64_t r0 = gpu_wgmma_a_row(p, m, g), c0 = gpu_wgmma_b_col(p, n, w1);
 					uint64_t da = gpu_wgmma_desc_bits(&oa) |
-						      (uint64_t)((abase + gpu_wgmma_at(&oa, r0, 16 * kk)) >> 4);
+						      (uint64_t)((abase + gpu_wgmma_at(&oa, r0, ks * kk)) >> 4);
 					uint64_t db = gpu_wgmma_desc_bits(&ob) |
-						      (uint64_t)((bbase + gpu_wgmma_at(&ob, 16 * kk, c0)) >> 4);
+						      (uint64_t)((bbase + gpu_wgmma_at(&ob, ks * kk, c0)) >> 4);
 					for (int i = 0; i < 64 && ok; i++)
-						for (int k = 0; k < 16; k++) {
-							int64_t x = hw_addr(da, oa.mn_major, i, k, 2);
-							int32_t id = x >= 0 && x < size ? sm[x / 2] : 0;
-							if (id <= 0 || id - 1 != (r0 + i) * K + 16 * kk + k) {
+						for (int k = 0; k < ks; k++) {
+							int64_t x = hw_addr(da, oa.mn_major, i, k, eb);
+							int32_t id = x >= 0 && x < size && x % eb == 0 ? sm[x / eb] : 0;
+							if (id <= 0 || id - 1 != (r0 + i) * K + ks * kk + k) {
 								fprintf(stderr, "A (%d, %d) of instruction (%d, %d, %d): id %d\n",
 									i, k, m, n, kk, id);
 								ok = 0;
 								break;
 							}
-							a[i * 16 + k] = A[id - 1];
+							a[i * ks + k] = A[id - 1];
 						}
-					for (int k = 0; k < 16 && ok; k++)
+					for (int k = 0; k < ks && ok; k++)
 						for (int j = 0; j < N1; j++) {
-							int64_t x = hw_addr(db, ob.mn_major, j, k, 2);
-							int32_t id = x >= 0 && x < size ? -sm[x / 2] : 0;
-							if (id <= 0 || id - 1 != (16 * kk + k) * N + c0 + j) {
+							int64_t x = hw_addr(db, ob.mn_major, j, k, eb);
+							int32_t id = x >= 0 && x < size && x % eb == 0 ? -sm[x / eb] : 0;
+							if (id <= 0 || id - 1 != (ks * kk + k) * N + c0 + j) {
 								fprintf(stderr, "B (%d, %d) of instruction (%d, %d, %d): id %d\n",
 									k, j, m, n, kk, id);
 								ok = 0;
@@ -174,8 +179,8 @@ static int simulate(const gpu_mma *p, bool ta, bool tb)
 						for (int r = 0; r < N1 / 2; r++) {
 							int row = 16 * q + l / 4 + 8 * ((r / 2) % 2), col = 8 * (r / 4) + 2 * (l % 4) + r % 2;
 							double s = 0;
-							for (int k = 0; k < 16; k++)
-								s += a[row * 16 + k] * b[k * N1 + col];
+							for (int k = 0; k < ks; k++)
+								s += a[row * ks + k] * b[k * N1 + col];
 							acc[(size_t)t * slots + gpu_wgmma_c_slot(p, m, n, r)] += s;
 						}
 					}
@@ -265,6 +270,11 @@ int main(void)
 		for (int64_t rows = 8; rows <= 128; rows *= 4)
 			CHECK(check_swizzle(rows, cols16[i], 2));
 	CHECK(check_swizzle(64, 32, 4) && check_swizzle(16, 64, 4));
+	/* tf32's and int8's rows (8 .. 64 fp32, 32 .. 256 int8: 32B to 256B, paneled past 128B) */
+	for (int64_t w = 8; w <= 64; w *= 2)
+		CHECK(check_swizzle(64, w, 4) && check_swizzle(128, w, 4));
+	for (int64_t w = 32; w <= 256; w *= 2)
+		CHECK(check_swizzle(64, w, 1) && check_swizzle(32, w, 1));
 	CHECK(gpu_layout_nvmma(8, 2).kind != GPU_SHARED); /* 16-byte rows: no swizzle mode */
 
 	int plans = 0;
@@ -282,6 +292,46 @@ int main(void)
 					plans++;
 				}
 	CHECK(plans > 100);
+	/* tf32 (k8) and int8 (k32): both operands K-major (A row-major, B stored transposed),
+	 * 4- and 1-byte elements, paneled along K when K's bytes pass 128 */
+	int kplans = 0;
+	for (int kind = GPU_MMA_TF32; kind <= GPU_MMA_S8; kind++)
+		for (int M = 64; M <= 256; M *= 2)
+			for (int N = 16; N <= 256; N += 16)
+				for (int K = 8; K <= 256; K *= 2)
+					for (int warps = 4; warps <= 8; warps *= 2) {
+						gpu_mma p = {.kind = (gpu_mma_kind)kind, .M = M, .N = N, .K = K};
+						/* operands within sm_90's 227 KB of shared memory (the
+						 * descriptors address 256 KB); M N K up to 128^3 (the
+						 * test's time; int8's K of 256 still at M N 8192) */
+						if ((M * K + K * N) * gpu_mma_elem_bytes(p.kind) + 2048 > 227 * 1024 ||
+						    (int64_t)M * N * K > 128 * 128 * 128 || !gpu_wgmma_plan_shape(&p, warps))
+							continue;
+						CHECK(p.version == 3 && p.w0 * p.w1 == warps && p.w0 % 4 == 0);
+						CHECK(p.ksteps * gpu_mma_kstep(p.kind) == K && p.nreps * p.instr_n * p.w1 == N);
+						/* int8's instruction N: 8, 16, 24, 32, then multiples of 16 */
+						CHECK(kind != GPU_MMA_S8 || p.instr_n <= 32 || p.instr_n % 16 == 0);
+						CHECK(simulate(&p, false, true));
+						kplans++;
+					}
+	CHECK(kplans > 150);
+	{ /* int8 N = 48 per warp column: m64n48 (not 40); tf32 K = 8 (one k-step); int8 K
+	   * of 16, less than its k-step */
+		gpu_mma q = {.kind = GPU_MMA_S8, .M = 64, .N = 48, .K = 64};
+		CHECK(gpu_wgmma_plan_shape(&q, 4) && q.instr_n == 48 && q.ksteps == 2);
+		CHECK(!gpu_wgmma_finish(&q, 40));
+		q = (gpu_mma){.kind = GPU_MMA_TF32, .M = 64, .N = 40, .K = 8};
+		CHECK(!gpu_wgmma_plan_shape(&q, 4)); /* N % 16 */
+		q = (gpu_mma){.kind = GPU_MMA_TF32, .M = 64, .N = 80, .K = 8};
+		CHECK(gpu_wgmma_plan_shape(&q, 4) && q.instr_n == 80 && q.ksteps == 1);
+		q = (gpu_mma){.kind = GPU_MMA_S8, .M = 64, .N = 64, .K = 16};
+		CHECK(!gpu_wgmma_plan_shape(&q, 4));
+		/* the RS form is fp16/bf16's only */
+		q = (gpu_mma){.kind = GPU_MMA_TF32, .M = 64, .N = 64, .K = 64};
+		gpu_layout al = {.kind = GPU_BLOCKED};
+		gpu_layout_wgmma_fill(&al, 4, 1, 64);
+		CHECK(gpu_wgmma_plan_shape(&q, 4) && !gpu_wgmma_a_regs(&q, &al));
+	}
 	/* A in registers, for every plan of one warp column: in an #mma v3 layout of any
 	 * instruction N that tiles K (attention's P: the first dot's accumulator) */
 	int rs = 0;
@@ -317,12 +367,9 @@ int main(void)
 	gpu_mma m64 = {.kind = GPU_MMA_F16, .M = 64, .N = 128, .K = 32};
 	CHECK(gpu_wgmma_plan_shape(&m64, 8) && m64.w0 == 4 && m64.w1 == 2 && m64.instr_n == 64);
 	/* what does not fit: fewer than 4 warps, M below a warpgroup's 64, N rows of 16 bytes */
-	/* tf32, int8 and an fp16 accumulator stay on mma.sync (wgmma's tf32 and s8 forms read B
-	 * K-major only; B is staged N-major) */
-	gpu_mma other = {.kind = GPU_MMA_TF32, .M = 128, .N = 128, .K = 64};
+	/* tf32x3 and an fp16 accumulator stay on mma.sync */
+	gpu_mma other = {.kind = GPU_MMA_TF32, .x3 = true, .M = 128, .N = 128, .K = 64};
 	CHECK(!gpu_wgmma_plan_shape(&other, 4) && !gpu_wgmma_finish(&other, 128));
-	other = (gpu_mma){.kind = GPU_MMA_S8, .M = 128, .N = 128, .K = 64};
-	CHECK(!gpu_wgmma_plan_shape(&other, 4));
 	other = (gpu_mma){.kind = GPU_MMA_F16, .acc16 = true, .M = 128, .N = 128, .K = 64};
 	CHECK(!gpu_wgmma_plan_shape(&other, 4));
 	gpu_mma no = {.kind = GPU_MMA_F16, .M = 128, .N = 128, .K = 64};
@@ -375,6 +422,6 @@ int main(void)
 	CHECK(gpu_layout_parse("mma<version = 3, warps [4, 2], instr [64, 64, 16]>", &x));
 	int64_t ok4[2] = {64, 128}, bad2[2] = {64, 64};
 	CHECK(gpu_layout_fits(&x, ok4, 2, 32, 8) && !gpu_layout_fits(&x, bad2, 2, 32, 8));
-	printf("test_wgmma: %d plans\n", plans);
+	printf("test_wgmma: %d plans, %d tf32/int8 plans\n", plans, kplans);
 	return test_result("test_wgmma");
 }
