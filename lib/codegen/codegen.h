@@ -21,24 +21,28 @@ typedef struct codegen_opts {
 	const char *features; /* -mattr, or NULL */
 	int opt_level;        /* -O0..-O3; -1 for the default (3) */
 	strbuf *meta_out;     /* when set, each kernel's launch metadata text is appended */
+	strbuf *time_out;     /* -ftime-report: when set, each phase's time is appended */
 } codegen_opts;
 
 /* Lowers every function of m for a CPU target and writes the requested output (LLVM IR
  * text, assembly, object or shared object) into *out (malloc'd, caller frees). Returns 0,
  * or non-zero after reporting through d. Analyses allocate from a. */
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
-		char **out, size_t *len, strbuf *report);
+		char **out, size_t *len);
 
 /* Lowers every function of m for NVIDIA GPU `arch` (sm_80 .. sm_90a) and writes LLVM IR,
- * PTX (TILECC_EMIT_PTX / TILECC_EMIT_ASM) or a cubin (through ptxas) into *out. */
+ * PTX (TILECC_EMIT_PTX / TILECC_EMIT_ASM) or a cubin (through ptxas) into *out. With
+ * time_out, the time of each phase (lowering, LLVM's optimization and code generation,
+ * ptxas) is appended to it, as -ftime-report prints it. */
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  strbuf *meta_out, tilecc_emit emit, char **out, size_t *len);
+		  strbuf *meta_out, strbuf *time_out, tilecc_emit emit, char **out, size_t *len);
 
 /* Lowers every function of m for AMD GPU `gpu` (gfx906, gfx90a, gfx942, ...; wave64) with
  * code object version code_object (4 or 5) and writes LLVM IR, AMDGCN assembly
  * (TILECC_EMIT_ASM), an ELF object or an HSACO (linked by ld.lld) into *out. */
 int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int code_object,
-		   int opt_level, strbuf *meta_out, tilecc_emit emit, char **out, size_t *len);
+		   int opt_level, strbuf *meta_out, strbuf *time_out, tilecc_emit emit, char **out,
+		   size_t *len);
 
 /* PTX to cubin in process through libnvJitLink (dlopen). Returns 0 with the cubin, 1 after
  * reporting a compile error, or -1 when the library is not available (use ptxas). */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
@@ -27,6 +28,51 @@
 #include "transforms/axis_info.h"
 
 extern char **environ;
+
+/* ---- -ftime-report ------------------------------------------------------------------------ */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Appends one phase's time since t0 to the time report, when there is one, in the
+ * driver's format, with what the phase produced (a size) after it. */
+static void time_phase(strbuf *tr, const char *phase, double t0, const char *what)
+{
+	if (tr)
+		strbuf_printf(tr, "  %-26s %9.3f ms%s%s\n", phase, now_ms() - t0, what ? "  " : "",
+			      what ? what : "");
+}
+
+/* The number of instructions in the module's function bodies: the size LLVM's passes
+ * work on. */
+static const char *count_insts(strbuf *tr, LLVMModuleRef m, char *buf, size_t n)
+{
+	if (!tr)
+		return NULL;
+	long insts = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+				insts++;
+	snprintf(buf, n, "(%ld LLVM instructions)", insts);
+	return buf;
+}
+
+static const char *count_lines(strbuf *tr, const char *text, size_t len, const char *unit,
+			       char *buf, size_t n)
+{
+	if (!tr)
+		return NULL;
+	long lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	snprintf(buf, n, "(%ld lines of %s)", lines, unit);
+	return buf;
+}
 
 static void init_llvm(void)
 {
@@ -318,18 +364,22 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
 }
 
 
-/* Verifies and optimizes the module (default<O3> unless -O0). */
-static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level)
+/* Verifies and optimizes the module (default<O3> unless -O0), timing both into tr. */
+static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr)
 {
 	char *err = NULL;
+	char what[64];
+	double t = now_ms();
 	if (LLVMVerifyModule(c->mod, LLVMReturnStatusAction, &err)) {
 		diag_internal(c->d, "the generated LLVM IR is invalid: %.600s", err);
 		LLVMDisposeMessage(err);
 		return 1;
 	}
 	LLVMDisposeMessage(err);
+	time_phase(tr, "LLVM verifier", t, NULL);
 	if (opt_level == 0)
 		return 0;
+	t = now_ms();
 	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
@@ -338,8 +388,10 @@ static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level)
 	snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 3 : opt_level);
 	LLVMErrorRef e = LLVMRunPasses(c->mod, pipeline, tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
-	if (!e)
+	if (!e) {
+		time_phase(tr, "LLVM optimization", t, count_insts(tr, c->mod, what, sizeof what));
 		return 0;
+	}
 	char *msg = LLVMGetErrorMessage(e);
 	diag_internal(c->d, "LLVM optimization failed: %s", msg);
 	LLVMDisposeErrorMessage(msg);
@@ -383,9 +435,11 @@ static int emit_module(cg *c, LLVMTargetMachineRef tm, tilecc_emit emit, char **
 }
 
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
-		char **out, size_t *len, strbuf *report)
+		char **out, size_t *len)
 {
-	(void)report;
+	strbuf *tr = o->time_out;
+	char what[64];
+	double t = now_ms();
 	init_llvm();
 	cg c;
 	cg_open(&c, d, a, m);
@@ -429,17 +483,23 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 		goto done;
 	if (c.soft_half)
 		cg_define_half_libcalls(&c);
-	if (optimize(&c, tm, o->opt_level))
+	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
+	if (optimize(&c, tm, o->opt_level, tr))
 		goto done;
+	t = now_ms();
 	if (emit != TILECC_EMIT_SHARED) {
 		rc = emit_module(&c, tm, emit, out, len);
+		time_phase(tr, emit == TILECC_EMIT_LLVM ? "printing LLVM IR" : "LLVM code generation", t, NULL);
 		goto done;
 	}
 	char *obj = NULL;
 	size_t olen = 0;
 	rc = emit_module(&c, tm, TILECC_EMIT_OBJ, &obj, &olen);
+	time_phase(tr, "LLVM code generation", t, NULL);
+	t = now_ms();
 	if (rc == 0)
 		rc = link_shared(d, o, obj, olen, out, len);
+	time_phase(tr, "linking (ld.lld)", t, NULL);
 	free(obj);
 done:
 	if (owned) {
@@ -548,8 +608,9 @@ static int link_libdevice(cg *c)
  * H200). So ptxas when there is one, libnvJitLink in process otherwise;
  * TILECC_CUBIN_VIA=ptxas|nvjitlink insists on one. */
 static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_t n, char **out,
-			size_t *len)
+			size_t *len, const char **used)
 {
+	*used = "PTX to cubin (ptxas)";
 	const char *via = getenv("TILECC_CUBIN_VIA");
 	bool want_ptxas = via && !strcmp(via, "ptxas"), want_jit = via && !strcmp(via, "nvjitlink");
 	if (via && !want_ptxas && !want_jit) {
@@ -563,6 +624,7 @@ static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_
 		char *argv[] = {(char *)ptxas, archarg, "-O3", "@IN", "-o", "@OUT"};
 		return through_tool(d, "ptxas", "k.ptx", ptx, n, argv, 6, out, len);
 	}
+	*used = "PTX to cubin (nvJitLink)";
 	int rc = want_ptxas ? -1 : codegen_nvjitlink(d, arch, ptx, n, out, len);
 	if (rc >= 0)
 		return rc;
@@ -575,8 +637,10 @@ static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_
 }
 
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  strbuf *meta_out, tilecc_emit emit, char **out, size_t *len)
+		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len)
 {
+	char what[64];
+	double t = now_ms();
 	init_nvptx();
 	cg c;
 	cg_open(&c, d, a, m);
@@ -601,17 +665,34 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	tm = LLVMCreateTargetMachine(target, triple, cpu, "+ptx80", LLVMCodeGenLevelAggressive,
 				     LLVMRelocDefault, LLVMCodeModelDefault);
 	cg_target(&c, tm, triple);
-	if (lower_all(&c, m, a, "nvptx", cpu, "") || link_libdevice(&c) || optimize(&c, tm, opt_level))
+	if (lower_all(&c, m, a, "nvptx", cpu, ""))
 		goto done;
+	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
+	t = now_ms();
+	if (link_libdevice(&c))
+		goto done;
+	time_phase(tr, "linking libdevice", t, NULL);
+	if (optimize(&c, tm, opt_level, tr))
+		goto done;
+	t = now_ms();
 	if (emit != TILECC_EMIT_CUBIN) {
 		rc = emit_module(&c, tm, emit == TILECC_EMIT_LLVM ? emit : TILECC_EMIT_ASM, out, len);
+		if (rc == 0)
+			time_phase(tr, emit == TILECC_EMIT_LLVM ? "printing LLVM IR" : "LLVM code generation", t,
+				   emit == TILECC_EMIT_LLVM ? NULL : count_lines(tr, *out, *len, "PTX", what, sizeof what));
 		goto done;
 	}
 	char *ptx = NULL;
 	size_t n = 0;
 	rc = emit_module(&c, tm, TILECC_EMIT_ASM, &ptx, &n);
-	if (rc == 0)
-		rc = ptx_to_cubin(d, arch, ptx, n, out, len);
+	if (rc == 0) {
+		time_phase(tr, "LLVM code generation", t, count_lines(tr, ptx, n, "PTX", what, sizeof what));
+		t = now_ms();
+		const char *used;
+		rc = ptx_to_cubin(d, arch, ptx, n, out, len, &used);
+		if (rc == 0)
+			time_phase(tr, used, t, NULL);
+	}
 	free(ptx);
 done:
 	cg_close(&c, tm);
@@ -726,8 +807,11 @@ static const char *find_lld_amdgpu(void)
 }
 
 int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int code_object,
-		   int opt_level, strbuf *meta_out, tilecc_emit emit, char **out, size_t *len)
+		   int opt_level, strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out,
+		   size_t *len)
 {
+	char what[64];
+	double t = now_ms();
 	init_amdgpu();
 	/* RDNA (gfx10 and later) in wave64: ds_bpermute reaches only the lanes of the same
 	 * half-wave, which the butterflies over 64 lanes rely on */
@@ -775,14 +859,19 @@ int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int 
 	if (lower_all(&c, m, a, "amdgcn", gpu, "") || link_devmath(&c))
 		goto done;
 	internalize_helpers(&c);
-	if (optimize(&c, tm, opt_level))
+	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
+	if (optimize(&c, tm, opt_level, tr))
 		goto done;
+	t = now_ms();
 	if (emit != TILECC_EMIT_HSACO) {
 		rc = emit_module(&c, tm, emit, out, len);
+		time_phase(tr, emit == TILECC_EMIT_LLVM ? "printing LLVM IR" : "LLVM code generation", t, NULL);
 		goto done;
 	}
 	if ((rc = emit_module(&c, tm, TILECC_EMIT_OBJ, &obj, &olen)))
 		goto done;
+	time_phase(tr, "LLVM code generation", t, NULL);
+	t = now_ms();
 	rc = 1;
 	const char *lld = find_lld_amdgpu();
 	if (!lld) {
@@ -792,6 +881,7 @@ int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int 
 	}
 	char *argv[] = {(char *)lld, "-shared", "--no-undefined", "-o", "@OUT", "@IN"};
 	rc = through_tool(d, "linking the HSACO", "k.o", obj, olen, argv, 6, out, len);
+	time_phase(tr, "linking (ld.lld)", t, NULL);
 done:
 	free(obj);
 	cg_close(&c, tm);

@@ -79,15 +79,147 @@ static int group(int64_t numel)
 	return gpu_group(numel, lg_prog->T);
 }
 
+/* ---- index arithmetic ------------------------------------------------------------------ */
+
+/* The indices of a thread's slots are the same few functions of the thread index for
+ * every slot, plus a constant: slot e of a blocked layout sits at
+ * ((warp * tpw + lane) * spt) + (rep * cover + in) along each dimension. Built naively,
+ * each slot recomputed the lane, the warp and their products, with their x * 1, x + 0
+ * and x / 1, and wrapped each coordinate (% extent) even where it cannot exceed the
+ * extent: three quarters of the LLVM IR of the bench matmul (14 000 instructions, of
+ * which 2 400 survived LLVM's passes), all of it for LLVM to fold and CSE again, which
+ * was most of its time. So index values are built as ix: an LLVM value v (thread
+ * dependent, or none) plus a constant k, with an exclusive upper bound hi of v + k over
+ * all threads (IX_UNKNOWN when not known). The constant parts of a slot's coordinates
+ * stay constants up to the one add that makes its index; identities fold (x * 1, x + 0,
+ * x / 1, x % 1); x % m and x / m fold away when hi <= m says x < m; the thread-dependent
+ * parts are built once per basic block (ix_bin's table) and reused by every slot and op
+ * in that block. The GPU lowering always appends at the end of its current block, so a
+ * value built earlier in the same block dominates every later use there. */
+#define IX_UNKNOWN ((int64_t)1 << 32)
+typedef struct ix {
+	LLVMValueRef v; /* NULL: the value is k */
+	int64_t k;
+	int64_t hi;     /* 0 <= v + k < hi (as unsigned i32), IX_UNKNOWN when not known */
+} ix;
+
+typedef struct ix_entry {
+	LLVMOpcode op;
+	LLVMValueRef a, b, r;
+} ix_entry;
+
+static struct {
+	LLVMBasicBlockRef block;
+	int n;
+	ix_entry e[128];
+} ix_memo;
+
+static int64_t ix_clamp(int64_t hi)
+{
+	return hi > IX_UNKNOWN || hi < 1 ? IX_UNKNOWN : hi;
+}
+
+/* a op b, built once per block. */
+static LLVMValueRef ix_bin(cg *c, LLVMOpcode op, LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMBasicBlockRef bb = LLVMGetInsertBlock(c->b);
+	if (ix_memo.block != bb) {
+		ix_memo.block = bb;
+		ix_memo.n = 0;
+	}
+	for (int i = 0; i < ix_memo.n; i++)
+		if (ix_memo.e[i].op == op && ix_memo.e[i].a == a && ix_memo.e[i].b == b)
+			return ix_memo.e[i].r;
+	LLVMValueRef r = LLVMBuildBinOp(c->b, op, a, b, "");
+	if (ix_memo.n < (int)(sizeof ix_memo.e / sizeof ix_memo.e[0]))
+		ix_memo.e[ix_memo.n++] = (ix_entry){op, a, b, r};
+	return r;
+}
+
+static ix ix_const(int64_t k)
+{
+	return (ix){NULL, k, k + 1};
+}
+
+static ix ix_of(LLVMValueRef v, int64_t hi)
+{
+	return (ix){v, 0, ix_clamp(hi)};
+}
+
+static ix ix_tid(void)
+{
+	return ix_of(lg_prog->tid, lg_prog->T);
+}
+
+/* The i32 value of x. */
+static LLVMValueRef ix_value(cg *c, ix x)
+{
+	if (!x.v)
+		return cg_i32(c, x.k);
+	return x.k ? ix_bin(c, LLVMAdd, x.v, cg_i32(c, x.k)) : x.v;
+}
+
+static ix ix_add(cg *c, ix a, ix b)
+{
+	int64_t hi = a.hi == IX_UNKNOWN || b.hi == IX_UNKNOWN ? IX_UNKNOWN : ix_clamp(a.hi + b.hi - 1);
+	LLVMValueRef v = !a.v ? b.v : !b.v ? a.v : ix_bin(c, LLVMAdd, a.v, b.v);
+	return (ix){v, a.k + b.k, hi};
+}
+
+static ix ix_mulk(cg *c, ix a, int64_t m)
+{
+	if (m == 0 || (!a.v && a.k == 0))
+		return ix_const(0);
+	if (m == 1)
+		return a;
+	if (!a.v)
+		return ix_const(a.k * m);
+	int64_t hi = a.hi == IX_UNKNOWN ? IX_UNKNOWN : ix_clamp((a.hi - 1) * m + 1);
+	return (ix){ix_bin(c, LLVMMul, a.v, cg_i32(c, m)), a.k * m, hi};
+}
+
+/* x / m and x % m (unsigned, m > 0). (v + k) / m is v / m + k / m and (v + k) % m is v % m
+ * when m divides k and v + k cannot wrap (its bound is known). */
+static ix ix_udivk(cg *c, ix a, int64_t m)
+{
+	if (m == 1)
+		return a;
+	if (a.hi <= m)
+		return ix_const(0);
+	if (!a.v)
+		return ix_const(a.k / m);
+	if (a.hi != IX_UNKNOWN && a.k >= 0 && a.k % m == 0)
+		return (ix){ix_bin(c, LLVMUDiv, a.v, cg_i32(c, m)), a.k / m, (a.hi - 1) / m + 1};
+	return ix_of(ix_bin(c, LLVMUDiv, ix_value(c, a), cg_i32(c, m)),
+		     a.hi == IX_UNKNOWN ? IX_UNKNOWN : (a.hi - 1) / m + 1);
+}
+
+static ix ix_uremk(cg *c, ix a, int64_t m)
+{
+	if (m == 1)
+		return ix_const(0);
+	if (a.hi <= m)
+		return a;
+	if (!a.v)
+		return ix_const(a.k % m);
+	LLVMValueRef v = a.hi != IX_UNKNOWN && a.k >= 0 && a.k % m == 0 ? a.v : ix_value(c, a);
+	return ix_of(ix_bin(c, LLVMURem, v, cg_i32(c, m)), m);
+}
+
+static ix owned_index_ix(int64_t numel, int e)
+{
+	cg *c = lg_prog->c;
+	if (numel < lg_prog->T)
+		return ix_uremk(c, ix_tid(), numel);
+	int V = group(numel);
+	/* ((e / V) * T + tid) * V + e % V */
+	return ix_add(c, ix_mulk(c, ix_tid(), V), ix_const(((int64_t)(e / V) * lg_prog->T) * V + e % V));
+}
+
 /* The flattened index (i32) of this thread's e-th element of a tile of numel elements. */
 LLVMValueRef lg_owned_index(cg *c, int64_t numel, int e)
 {
-	if (numel < lg_prog->T)
-		return LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, numel), "");
-	int V = group(numel);
-	LLVMValueRef base = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, cg_i32(c, (e / V) * lg_prog->T), lg_prog->tid, ""),
-					 cg_i32(c, V), "");
-	return LLVMBuildAdd(c->b, base, cg_i32(c, e % V), "");
+	return ix_value(c, owned_index_ix(numel, e));
 }
 
 const tlayout *lg_tile_layout(cg *c, const ir_type *t)
@@ -123,52 +255,69 @@ int lg_slots(cg *c, const ir_type *t)
 	return tl->canonical ? lg_per_thread(ir_type_numel(t)) : gpu_layout_slots(&tl->l, t->shape, t->rank);
 }
 
-/* The flattened index (i32) of this thread's slot e of a tile of type t. */
-LLVMValueRef lg_owned(cg *c, const ir_type *t, int e)
+/* This thread's slot e of a tile of type t: its flattened index, and for a tile of a
+ * layout (not the canonical distribution), its coordinates along the tile's dims into
+ * coord (when not NULL; rank entries). */
+static ix owned_ix(cg *c, const ir_type *t, int e, ix *coord_out)
 {
 	const tlayout *tl = lg_tile_layout(c, t);
-	if (tl->canonical)
-		return lg_owned_index(c, ir_type_numel(t), e);
+	if (tl->canonical) {
+		ix i = owned_index_ix(ir_type_numel(t), e);
+		if (coord_out) { /* row-major: the flattened index's digits (the first unwrapped) */
+			int64_t inner = 1;
+			for (int d = t->rank - 1; d >= 0; d--) {
+				ix q = ix_udivk(c, i, inner);
+				coord_out[d] = d ? ix_uremk(c, q, t->shape[d]) : q;
+				inner *= t->shape[d];
+			}
+		}
+		return i;
+	}
 	const gpu_layout *l = &tl->l;
 	int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
 	gpu_layout_slot(l, t->shape, t->rank, e, rep, in);
-	LLVMValueRef lane = LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
-	LLVMValueRef wid = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
-	LLVMValueRef flat = cg_i32(c, 0);
+	ix lane = ix_uremk(c, ix_tid(), lg_prog->warp), wid = ix_udivk(c, ix_tid(), lg_prog->warp);
+	ix flat = ix_const(0);
 	int ls = 1, ws = 1;
-	LLVMValueRef coord[GPU_MAX_RANK], lds[GPU_MAX_RANK], wds[GPU_MAX_RANK];
+	ix coord[GPU_MAX_RANK], lds[GPU_MAX_RANK], wds[GPU_MAX_RANK];
 	for (int i = 0; i < l->rank; i++) {
 		int d = l->order[i], dw = gpu_layout_warp_dim(l, i);
-		lds[d] = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, lane, cg_i32(c, ls), ""), cg_i32(c, l->tpw[d]), "");
-		wds[dw] = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, ws), ""), cg_i32(c, l->wpc[dw]), "");
+		lds[d] = ix_uremk(c, ix_udivk(c, lane, ls), l->tpw[d]);
+		wds[dw] = ix_uremk(c, ix_udivk(c, wid, ws), l->wpc[dw]);
 		ls *= l->tpw[d];
 		ws *= l->wpc[dw];
 	}
 	for (int d = 0; d < l->rank; d++) {
-		LLVMValueRef ld = lds[d], wd = wds[d];
+		ix ld = lds[d], wd = wds[d];
 		if (l->mma == 3) {
 			/* the wgmma accumulator: gpu_layout_wgmma_coord, with the lane and warp
 			 * parts at run time (its constant part is the coordinate of lane 0, warp 0) */
 			int64_t k0 = gpu_layout_wgmma_coord(l, d, rep[d], in[d], 0, 0);
-			LLVMValueRef lw = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, d == 0 ? 16 : l->instr_n), ""),
-						       LLVMBuildMul(c->b, ld, cg_i32(c, d == 0 ? 1 : 2), ""), "");
-			coord[d] = LLVMBuildAdd(c->b, lw, cg_i32(c, k0), "");
+			ix lw = ix_add(c, ix_mulk(c, wd, d == 0 ? 16 : l->instr_n), ix_mulk(c, ld, d == 0 ? 1 : 2));
+			coord[d] = ix_add(c, lw, ix_const(k0));
 			continue;
 		}
 		int64_t cover = (int64_t)l->spt[d] * l->tpw[d] * l->wpc[d];
-		LLVMValueRef x = LLVMBuildMul(c->b, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, wd, cg_i32(c, l->tpw[d]), ""), ld, ""),
-					      cg_i32(c, l->spt[d]), "");
-		x = LLVMBuildAdd(c->b, x, cg_i32(c, rep[d] * cover + in[d]), "");
-		coord[d] = x;
+		ix x = ix_mulk(c, ix_add(c, ix_mulk(c, wd, l->tpw[d]), ld), l->spt[d]);
+		coord[d] = ix_add(c, x, ix_const(rep[d] * cover + in[d]));
 	}
 	for (int d = 0, k = 0; d < l->rank; d++) {
 		if (l->kind == GPU_SLICE && d == l->dim)
 			continue;
-		int64_t ext = t->shape[k++];
-		flat = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, flat, cg_i32(c, ext), ""),
-				    LLVMBuildURem(c->b, coord[d], cg_i32(c, ext), ""), "");
+		int64_t ext = t->shape[k];
+		ix cd = ix_uremk(c, coord[d], ext);
+		if (coord_out)
+			coord_out[k] = cd;
+		k++;
+		flat = ix_add(c, ix_mulk(c, flat, ext), cd);
 	}
 	return flat;
+}
+
+/* The flattened index (i32) of this thread's slot e of a tile of type t. */
+LLVMValueRef lg_owned(cg *c, const ir_type *t, int e)
+{
+	return ix_value(c, owned_ix(c, t, e, NULL));
 }
 
 /* Element e of operand v: a tile's own element, or a scalar broadcast. */
@@ -309,13 +458,11 @@ static void store_tile_pitch(cg *c, const ir_value *v, int64_t off, const ir_typ
 			 (as && !gpu_run_fits_shared(&lg_tile_layout(c, as)->l, t->shape, dim, w))))
 		w /= 2;
 	for (int e = 0; e < g->n; e += w) {
-		LLVMValueRef x = g->v[e], i = lg_owned(c, t, e);
+		LLVMValueRef x = g->v[e];
+		LLVMValueRef i = as ? lg_owned_shared_index(c, t, e, as) : lg_owned(c, t, e);
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		if (as)
-			i = lg_shared_index(c, as, LLVMBuildUDiv(c->b, i, cg_i32(c, t->shape[1]), ""),
-					 LLVMBuildURem(c->b, i, cg_i32(c, t->shape[1]), ""));
-		else
+		if (!as)
 			i = pitched(c, i, last, pitch);
 		if (w > 1) {
 			LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, t->elem), (unsigned)w);
@@ -338,8 +485,6 @@ LLVMValueRef lg_from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx
 	LLVMValueRef x = LLVMBuildLoad2(c->b, cg_mem_type(c, e), lg_smem_at(c, e, off, idx), "");
 	return e->kind == IR_I1 ? LLVMBuildTrunc(c->b, x, c->t_i1, "") : x;
 }
-
-/* ---- index arithmetic ---------------------------------------------------------------------- */
 
 /* ---- ops ------------------------------------------------------------------------------------ */
 
@@ -401,27 +546,40 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 /* Element index of element (r, c) of a #shared tile t (i32 row and column): row-major
  * within its panel, panels one after another, the row's groups swizzled; the same map as
  * gpu_layout_swizzle, the one definition every writer and reader of #shared tiles uses. */
-LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
+static LLVMValueRef shared_index_ix(cg *c, const ir_type *t, ix r, ix col)
 {
 	const gpu_layout *l = &lg_tile_layout(c, t)->l;
 	int64_t rows = t->shape[0], cols = t->shape[1];
 	if (l->order[0] == 0) { /* stored transposed (order [0, 1]): element (col, r) of that */
-		LLVMValueRef x = r;
+		ix x = r;
 		r = col, col = x;
 		rows = t->shape[1], cols = t->shape[0];
 	}
 	int64_t w = l->panel ? l->panel : cols;
-	LLVMValueRef phase = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, r, cg_i32(c, l->per_phase), ""),
-					   cg_i32(c, l->max_phase), "");
-	LLVMValueRef cc = l->panel ? LLVMBuildURem(c->b, col, cg_i32(c, w), "") : col;
-	LLVMValueRef g = LLVMBuildXor(c->b, LLVMBuildUDiv(c->b, cc, cg_i32(c, l->vec), ""), phase, "");
-	LLVMValueRef cs = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, g, cg_i32(c, l->vec), ""),
-				       LLVMBuildURem(c->b, cc, cg_i32(c, l->vec), ""), "");
-	LLVMValueRef at = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, r, cg_i32(c, w), ""), cs, "");
+	ix phase = ix_uremk(c, ix_udivk(c, r, l->per_phase), l->max_phase);
+	ix cc = l->panel ? ix_uremk(c, col, w) : col;
+	ix gi = ix_udivk(c, cc, l->vec);
+	/* the swizzled group: a xor, which no constant part survives */
+	ix g = !gi.v && !phase.v ? ix_const(gi.k ^ phase.k)
+	       : phase.v || phase.k ? ix_of(ix_bin(c, LLVMXor, ix_value(c, gi), ix_value(c, phase)), IX_UNKNOWN)
+				    : gi;
+	ix cs = ix_add(c, ix_mulk(c, g, l->vec), ix_uremk(c, cc, l->vec));
+	ix at = ix_add(c, ix_mulk(c, r, w), cs);
 	if (l->panel)
-		at = LLVMBuildAdd(c->b, at, LLVMBuildMul(c->b, LLVMBuildUDiv(c->b, col, cg_i32(c, w), ""),
-							 cg_i32(c, rows * w), ""), "");
-	return at;
+		at = ix_add(c, at, ix_mulk(c, ix_udivk(c, col, w), rows * w));
+	return ix_value(c, at);
+}
+
+LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
+{
+	return shared_index_ix(c, t, ix_of(r, IX_UNKNOWN), ix_of(col, IX_UNKNOWN));
+}
+
+LLVMValueRef lg_owned_shared_index(cg *c, const ir_type *t, int e, const ir_type *st)
+{
+	ix coord[GPU_MAX_RANK];
+	owned_ix(c, t, e, coord);
+	return shared_index_ix(c, st, coord[0], coord[1]);
 }
 
 /* convert_layout to #shared: the tile's elements written to shared memory at the offset
@@ -1713,6 +1871,8 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 {
 	gpu g = {.c = c};
 	lg_prog = &g;
+	ix_memo.block = NULL;
+	ix_memo.n = 0;
 	c->f = f;
 	const gpu_isa *isa = c->isa;
 	int warp = 32, warps = 4; /* the driver sets both on every GPU function */

@@ -70,6 +70,9 @@ void lg_lead_barrier(cg *c);
 LLVMValueRef lg_smem_at(cg *c, const ir_type *e, int64_t byte_off, LLVMValueRef idx);
 /* The element index (i32) of (r, col) in a 2-D tile of #shared type t (its swizzle). */
 LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col);
+/* The element index (i32), in #shared tile st, of this thread's slot e of a 2-D tile of
+ * type t: lg_shared_index of its coordinates, with their constant parts folded. */
+LLVMValueRef lg_owned_shared_index(cg *c, const ir_type *t, int e, const ir_type *st);
 /* Tile v to shared memory at byte offset off, row-major; element idx of a row-major
  * buffer back. */
 void lg_to_smem(cg *c, const ir_value *v, int64_t off);

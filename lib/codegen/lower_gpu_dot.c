@@ -51,9 +51,7 @@ void lg_lower_async_copy(cg *c, const ir_op *op)
 		base = LLVMBuildGEP2(c->b, c->t_i8, base, &d->dyn, 1, "");
 	int n = lg_slots(c, pt);
 	for (int k = 0; k < n; k += w) {
-		LLVMValueRef i = lg_owned(c, pt, k);
-		LLVMValueRef si = lg_shared_index(c, dt, LLVMBuildUDiv(c->b, i, cg_i32(c, pt->shape[1]), ""),
-					       LLVMBuildURem(c->b, i, cg_i32(c, pt->shape[1]), ""));
+		LLVMValueRef si = lg_owned_shared_index(c, pt, k, dt);
 		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, si, c->t_i64, ""), cg_i64(c, eb), "");
 		LLVMValueRef dst = LLVMBuildGEP2(c->b, c->t_i8, base, &off, 1, "");
 		LLVMValueRef sz = cg_i32(c, bytes);

@@ -96,7 +96,7 @@ static double now_ms(void)
 static void timing(compilation *c, const char *phase, double start)
 {
 	if (c->o->time_report)
-		strbuf_printf(&c->report, "  %-22s %9.3f ms\n", phase, now_ms() - start);
+		strbuf_printf(&c->report, "  %-26s %9.3f ms\n", phase, now_ms() - start);
 }
 
 static int has_suffix(const char *s, const char *suf)
@@ -313,16 +313,17 @@ static int compile(compilation *c, tilecc_output *out)
 			   emit != TILECC_EMIT_PTX && emit != TILECC_EMIT_CUBIN;
 		if (nv || amd) {
 			strbuf *meta = o->print_metadata ? &c->report : NULL;
+			strbuf *tr = o->time_report ? &c->report : NULL;
 			t = now_ms();
 			char *bytes = NULL;
 			size_t n = 0;
 			int rc = nv ? codegen_nvptx(m, c->d, c->a,
 						    o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90",
-						    o->opt_level, meta, emit, &bytes, &n)
+						    o->opt_level, meta, tr, emit, &bytes, &n)
 				    : codegen_amdgpu(m, c->d, c->a, amdgpu_gpu_name(o->target),
 						     o->code_object_version ? o->code_object_version : 5,
-						     o->opt_level, meta, emit, &bytes, &n);
-			timing(c, nv ? "NVPTX lowering and codegen" : "AMDGPU lowering and codegen", t);
+						     o->opt_level, meta, tr, emit, &bytes, &n);
+			timing(c, nv ? "NVPTX back end, in all" : "AMDGPU back end, in all", t);
 			if (rc)
 				return rc;
 			out->data = bytes;
@@ -340,14 +341,14 @@ static int compile(compilation *c, tilecc_output *out)
 				   .cpu = o->mcpu,
 				   .features = o->mattr,
 				   .opt_level = o->opt_level,
-				   .meta_out = o->print_metadata ? &c->report : NULL};
+				   .meta_out = o->print_metadata ? &c->report : NULL,
+				   .time_out = o->time_report ? &c->report : NULL};
 		t = now_ms();
 		char *bytes = NULL;
 		size_t n = 0;
 		int rc = codegen_cpu(m, c->d, c->a, &co,
-				     emit == TILECC_EMIT_HEADER ? TILECC_EMIT_SHARED : emit, &bytes, &n,
-				     &c->report);
-		timing(c, "LLVM lowering and codegen", t);
+				     emit == TILECC_EMIT_HEADER ? TILECC_EMIT_SHARED : emit, &bytes, &n);
+		timing(c, "back end, in all", t);
 		if (rc)
 			return rc;
 		if (emit == TILECC_EMIT_HEADER) {
@@ -405,7 +406,7 @@ int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *
 		if (rc == 0 && diag_error_count(c.d))
 			rc = 1;
 		if (o->time_report)
-			strbuf_printf(&c.report, "  %-22s %9.3f ms (arena %zu KiB)\n", "total",
+			strbuf_printf(&c.report, "  %-26s %9.3f ms (arena %zu KiB)\n", "total",
 				      now_ms() - t0, arena_used(c.a) / 1024);
 	}
 	if (rc != 0) {
