@@ -85,6 +85,45 @@ static LLVMValueRef b_descriptor(cg *c, const gpu_mma *p, const gpu_wgmma_operan
 			  gpu_wgmma_desc_bits(ob));
 }
 
+/* wgmma.fence, every instruction (m, n) of the warpgroup at every k-step, commit_group:
+ * A through descriptors from da0 (oa) or, with oa NULL, from the packed registers regs
+ * (four per (m, k-step)); acc (the accumulator's slots) receives the tied results. */
+static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVMValueRef da0,
+		      const LLVMValueRef *regs, const gpu_wgmma_operand *ob, LLVMValueRef bbase, LLVMValueRef w1,
+		      LLVMValueRef *acc)
+{
+	LLVMBuilderRef bl = c->b;
+	int na = p->instr_n / 2;
+	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
+	c->isa->wgmma_fence(c);
+	for (int n = 0; n < p->nreps; n++) {
+		LLVMValueRef db0 = b_descriptor(c, p, ob, bbase, w1, n);
+		for (int m = 0; m < p->mreps; m++) {
+			int slot0[256];
+			for (int r = 0; r < na; r++) {
+				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
+				frag[r] = acc[slot0[r]];
+			}
+			for (int kk = 0; kk < p->ksteps; kk++) {
+				int64_t k0 = (int64_t)kk * gpu_mma_kstep(p->kind);
+				int64_t bo = gpu_wgmma_at(ob, k0, 0);
+				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
+				if (!oa) {
+					c->isa->wgmma_rs(c, (int)p->kind, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
+							 ob->mn_major, frag);
+					continue;
+				}
+				int64_t ao = gpu_wgmma_at(oa, gpu_wgmma_a_row(p, m, 0), k0);
+				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
+				c->isa->wgmma(c, (int)p->kind, p->instr_n, da, db, oa->mn_major, ob->mn_major, frag);
+			}
+			for (int r = 0; r < na; r++)
+				acc[slot0[r]] = frag[r];
+		}
+	}
+	c->isa->wgmma_commit(c);
+}
+
 void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
 		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
 {
@@ -100,30 +139,7 @@ void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, 
 	 * rows and columns: gpu_wgmma_at) */
 	LLVMValueRef ag = LLVMBuildMul(bl, LLVMBuildZExt(bl, g, c->t_i64, ""), cg_i64(c, gpu_wgmma_at(&oa, 64, 0)), "");
 	LLVMValueRef da0 = descriptor(c, LLVMBuildAdd(bl, abase, ag, ""), gpu_wgmma_desc_bits(&oa));
-	int na = p->instr_n / 2;
-	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
-	c->isa->wgmma_fence(c);
-	for (int n = 0; n < p->nreps; n++) {
-		LLVMValueRef db0 = b_descriptor(c, p, &ob, bbase, w1, n);
-		for (int m = 0; m < p->mreps; m++) {
-			int slot0[256];
-			for (int r = 0; r < na; r++) {
-				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
-				frag[r] = acc[slot0[r]];
-			}
-			for (int kk = 0; kk < p->ksteps; kk++) {
-				int64_t k0 = (int64_t)kk * gpu_mma_kstep(p->kind);
-				int64_t ao = gpu_wgmma_at(&oa, gpu_wgmma_a_row(p, m, 0), k0);
-				int64_t bo = gpu_wgmma_at(&ob, k0, 0);
-				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
-				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
-				c->isa->wgmma(c, (int)p->kind, p->instr_n, da, db, oa.mn_major, ob.mn_major, frag);
-			}
-			for (int r = 0; r < na; r++)
-				acc[slot0[r]] = frag[r];
-		}
-	}
-	c->isa->wgmma_commit(c);
+	issue_all(c, p, &oa, da0, NULL, &ob, bbase, w1, acc);
 }
 
 bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layout *bs)
@@ -154,28 +170,7 @@ void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const L
 								   cg_i32(c, h), "");
 				regs[(m * p->ksteps + kk) * 4 + j] = LLVMBuildBitCast(bl, v, c->t_i32, "");
 			}
-	int na = p->instr_n / 2;
-	LLVMValueRef *frag = ARENA_NEWN(c->a, LLVMValueRef, (size_t)na);
-	c->isa->wgmma_fence(c);
-	for (int n = 0; n < p->nreps; n++) {
-		LLVMValueRef db0 = b_descriptor(c, p, &ob, bbase, w1, n);
-		for (int m = 0; m < p->mreps; m++) {
-			int slot0[256];
-			for (int r = 0; r < na; r++) {
-				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
-				frag[r] = acc[slot0[r]];
-			}
-			for (int kk = 0; kk < p->ksteps; kk++) {
-				int64_t bo = gpu_wgmma_at(&ob, 16 * (int64_t)kk, 0);
-				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
-				c->isa->wgmma_rs(c, (int)p->kind, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
-						 ob.mn_major, frag);
-			}
-			for (int r = 0; r < na; r++)
-				acc[slot0[r]] = frag[r];
-		}
-	}
-	c->isa->wgmma_commit(c);
+	issue_all(c, p, NULL, NULL, regs, &ob, bbase, w1, acc);
 }
 
 void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc)
