@@ -258,6 +258,7 @@ const gpu_isa nvptx_isa = {
     .wgmma_commit = nvptx_wgmma_commit,
     .wgmma_wait = nvptx_wgmma_wait,
     .fence_proxy_async = nvptx_fence_proxy_async,
+    .narrow_pair = nvptx_narrow_pair,
     .assert_fail = assert_fail,
     .smem_begin = smem_begin,
     .finish_kernel = finish_kernel,

@@ -33,6 +33,21 @@ void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out)
 		out[i] = LLVMBuildExtractValue(c->b, r, (unsigned)i, "");
 }
 
+/* cvt.rn.{f16x2,bf16x2}.f32 (sm_80): the instruction's first source goes to the upper
+ * half, so hi comes first. The epilogue of every 16-bit dot converts its accumulators in
+ * pairs, and half as many instructions pack them for the stores. */
+void nvptx_narrow_pair(cg *c, LLVMValueRef lo, LLVMValueRef hi, bool bf16, LLVMValueRef *out)
+{
+	LLVMTypeRef et = bf16 ? c->t_bf16 : c->t_f16, vt = LLVMVectorType(et, 2);
+	LLVMTypeRef params[2] = {c->t_f32, c->t_f32};
+	LLVMTypeRef fty = LLVMFunctionType(vt, params, 2, 0);
+	LLVMValueRef args[2] = {hi, lo};
+	LLVMValueRef v = LLVMBuildCall2(c->b, fty, declare(c, bf16 ? "llvm.nvvm.ff2bf16x2.rn" : "llvm.nvvm.ff2f16x2.rn", fty),
+					args, 2, "");
+	out[0] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 0), "");
+	out[1] = LLVMBuildExtractElement(c->b, v, cg_i32(c, 1), "");
+}
+
 /* A tf32 fragment register from the fp32 bits x (i32): rounded to nearest, ties away
  * from zero (cvt.rna.tf32.f32), so that the mma reads a value in the tf32 format its
  * .tf32 operands are specified in, rather than fp32 bits whose low 13 it would drop. */

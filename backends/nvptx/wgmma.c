@@ -87,7 +87,7 @@ static void call_tied(cg *c, const char *text, const char *cons, LLVMValueRef *e
 }
 
 void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
-		 LLVMValueRef *acc)
+		 bool scale_d, LLVMValueRef *acc)
 {
 	int nacc = n / 2;
 	/* kind: gpu_mma_kind (0 f16, 1 bf16, 2 tf32, 3 s8) */
@@ -99,12 +99,15 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 		      ty);
 	for (int i = 0; i < nacc; i++)
 		strbuf_printf(&t, "%s$%d", i ? ", " : "", i);
+	/* scale-d (0: D = A B), then for the float kinds imm-scale-a/b and the transposes */
+	int sd = scale_d ? 1 : 0;
 	if (kind == 3)
-		strbuf_printf(&t, "}, $%d, $%d, 1;", nacc, nacc + 1);
+		strbuf_printf(&t, "}, $%d, $%d, %d;", nacc, nacc + 1, sd);
 	else if (kind == 2)
-		strbuf_printf(&t, "}, $%d, $%d, 1, 1, 1;", nacc, nacc + 1);
+		strbuf_printf(&t, "}, $%d, $%d, %d, 1, 1;", nacc, nacc + 1, sd);
 	else
-		strbuf_printf(&t, "}, $%d, $%d, 1, 1, 1, %d, %d;", nacc, nacc + 1, trans_a ? 1 : 0, trans_b ? 1 : 0);
+		strbuf_printf(&t, "}, $%d, $%d, %d, 1, 1, %d, %d;", nacc, nacc + 1, sd, trans_a ? 1 : 0,
+			      trans_b ? 1 : 0);
 	for (int i = 0; i < nacc; i++)
 		strbuf_printf(&k, "%s%s", i ? "," : "", acc_cons(c, acc[i]));
 	strbuf_printf(&k, ",l,l");
@@ -118,7 +121,7 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 }
 
 void nvptx_wgmma_rs(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef db, bool trans_b,
-		    LLVMValueRef *acc)
+		    bool scale_d, LLVMValueRef *acc)
 {
 	int nacc = n / 2;
 	const char *ty = kind == 1 ? "bf16" : "f16";
@@ -127,8 +130,8 @@ void nvptx_wgmma_rs(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef 
 	strbuf_printf(&t, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", n, ty, ty);
 	for (int i = 0; i < nacc; i++)
 		strbuf_printf(&t, "%s$%d", i ? ", " : "", i);
-	strbuf_printf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, 1, 1, 1, %d;", nacc, nacc + 1, nacc + 2, nacc + 3, nacc + 4,
-		      trans_b ? 1 : 0);
+	strbuf_printf(&t, "}, {$%d, $%d, $%d, $%d}, $%d, %d, 1, 1, %d;", nacc, nacc + 1, nacc + 2, nacc + 3, nacc + 4,
+		      scale_d ? 1 : 0, trans_b ? 1 : 0);
 	for (int i = 0; i < nacc; i++)
 		strbuf_printf(&k, "%s=f", i ? "," : "");
 	strbuf_printf(&k, ",r,r,r,r,l");

@@ -17,6 +17,7 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -521,6 +522,12 @@ static void init_nvptx(void)
 	LLVMInitializeNVPTXTarget();
 	LLVMInitializeNVPTXTargetMC();
 	LLVMInitializeNVPTXAsmPrinter();
+	/* 32-bit shared-memory pointers (p3:32 in the data layout), as Triton and nvcc use:
+	 * shared addresses fit in 32 bits, and 64-bit ones double the address arithmetic of
+	 * every ring slot, ldmatrix and wgmma descriptor. The option is process-wide; it only
+	 * changes the data layout NVPTX target machines report. */
+	const char *argv[] = {"tilecc", "-nvptx-short-ptr"};
+	LLVMParseCommandLineOptions(2, argv, NULL);
 	done = 1;
 }
 

@@ -65,18 +65,23 @@ typedef struct gpu_isa {
 	 * open group. fence before the first wgmma (and after other writes of its
 	 * accumulators), commit closes the group, wait(pending) waits until at most `pending`
 	 * groups are in flight and hands back the n accumulators it covers (tied, in place).
+	 * With scale_d false the product ignores acc's values (D = A B: scale-d = 0).
 	 * fence_proxy_async: this thread's shared-memory stores become visible to the async
 	 * proxy that wgmma reads through (before the barrier that precedes the wgmma). */
 	void (*wgmma_fence)(cg *c);
 	void (*wgmma)(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool trans_a, bool trans_b,
-		      LLVMValueRef *acc);
+		      bool scale_d, LLVMValueRef *acc);
 	/* the same with A in registers (the "RS" form): a[0..3], i32, each two fp16/bf16 of
 	 * the thread's A fragment (gpu_mma.h, gpu_wgmma_a_slot) */
 	void (*wgmma_rs)(cg *c, int kind, int n, const LLVMValueRef *a, LLVMValueRef db, bool trans_b,
-			 LLVMValueRef *acc);
+			 bool scale_d, LLVMValueRef *acc);
 	void (*wgmma_commit)(cg *c);
 	void (*wgmma_wait)(cg *c, int pending, LLVMValueRef *acc, int n);
 	void (*fence_proxy_async)(cg *c);
+	/* Two fp32 values rounded to nearest even into two 16-bit floats (bf16 when bf16,
+	 * else fp16) by one instruction: out[0] from lo, out[1] from hi. NULL where the
+	 * target has none; truncf then goes element by element. */
+	void (*narrow_pair)(cg *c, LLVMValueRef lo, LLVMValueRef hi, bool bf16, LLVMValueRef *out);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

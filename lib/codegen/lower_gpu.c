@@ -503,7 +503,15 @@ static void lower_elementwise(cg *c, const ir_op *op)
 		if (is_tile(op->operands[k]->type) && lg_tget(c, op->operands[k])->n != r->n)
 			cg_fail(c, op, "internal: operand %d of %s holds %d elements per thread, its result %d "
 				"(their layouts differ)", k, ir_ops[op->code].name, lg_tget(c, op->operands[k])->n, r->n);
-	for (int e = 0; e < r->n; e++) {
+	int e = 0;
+	if (op->code == IR_OP_TRUNCF && c->isa->narrow_pair && is_tile(op->operands[0]->type) &&
+	    op->operands[0]->type->elem->kind == IR_F32 && (rt->elem->kind == IR_F16 || rt->elem->kind == IR_BF16)) {
+		const ir_attr *rnd = ir_op_attr(op, "rounding");
+		if (!rnd || (rnd->kind == IR_ATTR_STR && !strcmp(rnd->s, "rtne")))
+			for (gtile *x = lg_tget(c, op->operands[0]); e + 1 < r->n; e += 2)
+				c->isa->narrow_pair(c, x->v[e], x->v[e + 1], rt->elem->kind == IR_BF16, &r->v[e]);
+	}
+	for (; e < r->n; e++) {
 		for (int k = 0; k < op->noperands; k++)
 			a[k] = lg_opnd(c, op->operands[k], e);
 		r->v[e] = cg_scalar_op(c, op, a, rt->elem);
@@ -1677,6 +1685,69 @@ static int total_flat(ir_value *const *vs, int n)
 	return k;
 }
 
+/* A loop whose result {async_result} is the accumulator of a wgmma dot still in flight at
+ * its end (the pipeline pass's chained form, attention's second dot): laid out rotated,
+ * the test at the bottom, and the accumulator waited for on the way out of the loop,
+ * before the exit joins the path that skips the loop. Joined first, ptxas would see that
+ * path's zeroed accumulator registers as written while the dot runs, and serialize every
+ * wgmma of the kernel (C7515); the dot_wait after the loop then finds nothing in flight. */
+static void lower_for_rotated(cg *c, const ir_op *op, int ak)
+{
+	int n = op->nresults;
+	const ir_block *body = op->regions[0];
+	int nf = total_flat(body->args + 1, n);
+	LLVMValueRef *init = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *phis = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *yv = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	LLVMValueRef *out = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
+	LLVMValueRef lb = lg_sget(c, op->operands[0]), ub = lg_sget(c, op->operands[1]), step = lg_sget(c, op->operands[2]);
+	bool sgn = ir_type_is_signed(op->operands[0]->type);
+	bool pending = loop_enter(c, &body, 1);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
+	LLVMBasicBlockRef ex = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.exit");
+	LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.skip");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
+	LLVMBuildCondBr(c->b, cg_range_cond(c, lb, ub, step, sgn), bb, skip);
+	LLVMPositionBuilderAtEnd(c->b, bb);
+	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
+	LLVMAddIncoming(iv, &lb, &pre, 1);
+	for (int k = 0; k < nf; k++) {
+		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
+		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
+	}
+	lg_put(c, body->args[0], iv);
+	bind_flat(c, body->args + 1, n, phis);
+	lower_block(c, body);
+	flat_vals(c, (const ir_value *const *)cg_terminator(body)->operands, n, yv);
+	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	LLVMAddIncoming(iv, &next, &latch, 1);
+	for (int k = 0; k < nf; k++)
+		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	LLVMBuildCondBr(c->b, cg_range_cond(c, next, ub, step, sgn), bb, ex);
+	LLVMPositionBuilderAtEnd(c->b, ex);
+	for (int k = 0; k < nf; k++)
+		out[k] = yv[k];
+	int off = total_flat(body->args + 1, ak), cnt = flat_count(body->args[1 + ak]->type);
+	c->isa->wgmma_wait(c, 0, out + off, cnt);
+	LLVMBasicBlockRef ex_end = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, done);
+	LLVMPositionBuilderAtEnd(c->b, skip);
+	LLVMBuildBr(c->b, done);
+	LLVMPositionBuilderAtEnd(c->b, done);
+	LLVMValueRef *res = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nf + 1);
+	for (int k = 0; k < nf; k++) {
+		res[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
+		LLVMValueRef in[2] = {out[k], init[k]};
+		LLVMBasicBlockRef from[2] = {ex_end, skip};
+		LLVMAddIncoming(res[k], in, from, 2);
+	}
+	loop_exit(pending);
+	bind_flat(c, results_of(c, op), n, res);
+}
+
 static void lower_for(cg *c, const ir_op *op)
 {
 	int n = op->nresults;
@@ -1691,6 +1762,11 @@ static void lower_for(cg *c, const ir_op *op)
 	flat_vals(c, (const ir_value *const *)op->operands + 3, n, init);
 	LLVMValueRef lb = lg_sget(c, op->operands[0]), ub = lg_sget(c, op->operands[1]), step = lg_sget(c, op->operands[2]);
 	bool sgn = ir_type_is_signed(op->operands[0]->type);
+	int ak = (int)ir_op_int(op, "async_result", -1);
+	if (ak >= 0 && ak < n && c->isa->wgmma_wait && lg_tile_layout(c, body->args[1 + ak]->type)->l.mma == 3) {
+		lower_for_rotated(c, op, ak);
+		return;
+	}
 	bool pending = loop_enter(c, &body, 1);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");

@@ -98,6 +98,14 @@ static LLVMValueRef fma_operand(cg *c, const ir_op *op, LLVMValueRef x, const ir
 	return LLVMTypeOf(x) == ct ? x : LLVMBuildFPExt(c->b, x, ct, "");
 }
 
+/* Whether v is a constant zero (tl.zeros, or the accumulator of tl.dot without one). */
+static bool is_zero_const(const ir_value *v)
+{
+	const ir_op *d = v->def;
+	const ir_attr *x = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+	return x && ((x->kind == IR_ATTR_INT && x->i == 0) || (x->kind == IR_ATTR_FLOAT && x->f == 0.0));
+}
+
 /* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
  * with A and B in shared memory: on tensor cores when assign-layouts gave the result the #mma
  * layout, else each thread computing the C elements it owns with FMA loops. */
@@ -163,6 +171,7 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		gtile *r = lg_new_tile(c, acc->n);
 		for (int e = 0; e < acc->n; e++)
 			r->v[e] = acc->v[e];
+		mp.acc_zero = v3 && is_zero_const(ac);
 		LLVMValueRef ap = a_regs ? NULL : lg_smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
 		LLVMValueRef bp = lg_smem_at(c, b->type->elem, boff, cg_i32(c, 0));
 		if (adyn)

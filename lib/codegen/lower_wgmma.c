@@ -102,20 +102,22 @@ static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVM
 			int slot0[256];
 			for (int r = 0; r < na; r++) {
 				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
-				frag[r] = acc[slot0[r]];
+				/* a zero accumulator is never read: undefined registers */
+				frag[r] = p->acc_zero ? LLVMGetUndef(LLVMTypeOf(acc[slot0[r]])) : acc[slot0[r]];
 			}
 			for (int kk = 0; kk < p->ksteps; kk++) {
+				bool sd = kk > 0 || !p->acc_zero;
 				int64_t k0 = (int64_t)kk * gpu_mma_kstep(p->kind);
 				int64_t bo = gpu_wgmma_at(ob, k0, 0);
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
 				if (!oa) {
 					c->isa->wgmma_rs(c, (int)p->kind, p->instr_n, &regs[(m * p->ksteps + kk) * 4], db,
-							 ob->mn_major, frag);
+							 ob->mn_major, sd, frag);
 					continue;
 				}
 				int64_t ao = gpu_wgmma_at(oa, gpu_wgmma_a_row(p, m, 0), k0);
 				LLVMValueRef da = LLVMBuildAdd(bl, da0, cg_i64(c, ao >> 4), "");
-				c->isa->wgmma(c, (int)p->kind, p->instr_n, da, db, oa->mn_major, ob->mn_major, frag);
+				c->isa->wgmma(c, (int)p->kind, p->instr_n, da, db, oa->mn_major, ob->mn_major, sd, frag);
 			}
 			for (int r = 0; r < na; r++)
 				acc[slot0[r]] = frag[r];

@@ -60,6 +60,9 @@ typedef struct gpu_mma {
 	int instr_n;                /* 3: the N of one instruction */
 	int mreps, nreps;           /* 3, per warpgroup: 64-row instructions, N-column ones */
 	gpu_layout acc;             /* the accumulator's (and the result's) layout */
+	bool acc_zero;              /* 3: the accumulator is a constant zero (set by the
+				     * lowering): the first k-step ignores it (scale-d = 0),
+				     * so no instruction zeroes the registers of a wgmma */
 } gpu_mma;
 
 /* Whether dot op (2-D, A M x K and B K x N of a kind above and its accumulator) runs on

@@ -36,7 +36,10 @@
  * memory; a loop of 1 stage is left alone. A wgmma dot that only accumulates across
  * iterations stays in flight ({wait = 1}: Triton's async wgmma with one group pending):
  * the copies then follow it and a barrier, and a dot_wait after the loop gives the final
- * accumulator. smem-alloc places the ring; insert-barriers
+ * accumulator. So does the last of several such dots (attention's second) whose carried
+ * accumulator other ops read first (acc * alpha): a dot_wait before the first of them
+ * hands it over in the next iteration, after the first dot's own wait, which has already
+ * waited for it. smem-alloc places the ring; insert-barriers
  * treats the copies as uses of shared memory. */
 #include "support/arena.h"
 #include "transforms/gpu_layout.h"
@@ -248,29 +251,71 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 	ir_build(b, IR_OP_ASYNC_COMMIT, 0, NULL, 0, NULL);
 }
 
-/* The dot of the staged loads when it can stay in flight across iterations (wgmma, #mma
- * version 3): its accumulator is a carried value that only it reads, and its result goes
- * only to the yield that carries it; *k is that carried value's index. NULL otherwise. */
-static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k)
+/* The top-level op of body that holds op (op itself, or the op whose region nests it). */
+static ir_op *top_level(ir_block *body, ir_op *op)
+{
+	while (op && op->parent != body)
+		op = op->parent ? op->parent->parent : NULL;
+	return op;
+}
+
+/* The dot of the staged loads that can stay in flight across iterations (wgmma, #mma
+ * version 3), or NULL; *k is the index of the carried value it computes. Every staged
+ * tile goes to a wgmma dot of the body; the last of those dots writes a carried value
+ * whose only use is the yield. In the matmul form it is the only dot and reads the carried
+ * value as its accumulator, nothing else does: *use is NULL. In the chained form
+ * (attention: a first dot, a softmax, then the dot that accumulates), others read the
+ * carried value before it (acc * alpha): *use is the first of them, before which the next
+ * iteration waits for the dot (a dot_wait; by then the first dot's own wait has covered
+ * it, as Triton's single wait covers both). */
+static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k, ir_op **use)
 {
 	ir_op *dot = NULL;
+	*use = NULL;
 	for (int q = 0; q < n; q++) {
 		ir_op *d = only_user(p, body, &st[q].cvt->results[0]);
-		if (dot && d != dot)
+		gpu_layout l;
+		if (!d || d->code != IR_OP_DOT || !d->results[0].type->layout ||
+		    !gpu_layout_parse(d->results[0].type->layout, &l) || l.mma != 3)
 			return NULL;
-		dot = d;
+		if (!dot)
+			dot = d;
+		for (ir_op *o = dot->next; o; o = o->next)
+			if (o == d)
+				dot = d;
 	}
-	gpu_layout l;
-	if (!dot || !gpu_layout_parse(dot->results[0].type->layout, &l) || l.mma != 3)
+	if (!dot)
 		return NULL;
 	ir_op *y = body->last;
 	for (int a = 1; a < body->nargs; a++) {
-		if (dot->operands[2] != body->args[a] || walk_count_uses(p->f->body, body->args[a]) != 1)
+		if (walk_count_uses(p->f->body, &dot->results[0]) != 1 || y->operands[a - 1] != &dot->results[0])
 			continue;
-		if (walk_count_uses(p->f->body, &dot->results[0]) == 1 && y->operands[a - 1] == &dot->results[0]) {
+		ir_value *arg = body->args[a];
+		int uses = walk_count_uses(p->f->body, arg);
+		if (dot->operands[2] == arg && uses == 1) {
 			*k = a - 1;
 			return dot;
 		}
+		/* every other reader of the carried value comes before the dot */
+		ir_op *first = NULL;
+		int seen = 0;
+		for (ir_op *o = body->first; o && o != dot; o = o->next) {
+			int u = 0;
+			for (int i = 0; i < o->noperands; i++)
+				u += o->operands[i] == arg;
+			for (int r = 0; r < o->nregions; r++)
+				u += walk_count_uses(o->regions[r], arg);
+			if (u && !first)
+				first = o;
+			seen += u;
+		}
+		for (int i = 0; i < dot->noperands; i++)
+			seen += dot->operands[i] == arg;
+		if (!first || seen != uses || top_level(body, first) != first)
+			return NULL;
+		*k = a - 1;
+		*use = first;
+		return dot;
 	}
 	return NULL;
 }
@@ -451,7 +496,17 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	 * the dot in flight (wgmma), after it, once the previous iteration's dot is done
 	 * reading the slot they overwrite (dot {wait = 1}, then a barrier) */
 	int acc_k = -1;
-	ir_op *adot = async_dot(p, body, st, n, &acc_k);
+	ir_op *acc_use;
+	ir_op *adot = async_dot(p, body, st, n, &acc_k, &acc_use);
+	if (adot && acc_use) {
+		/* the chained form: the carried accumulator waited for before its first reader */
+		ir_value *arg = body->args[1 + acc_k];
+		ir_builder wb = {p->c, body, acc_use, acc_use->loc};
+		ir_op *dw = ir_build(&wb, IR_OP_DOT_WAIT, 1, &arg, 1, &arg->type);
+		ir_op_set_int(p->c, dw, "pending", 0);
+		ir_replace_uses_in(body, arg, &dw->results[0]);
+		ir_op_set_operand(dw, 0, arg);
+	}
 	ir_op *first = body->first;
 	ir_builder bb = {p->c, body, first, fo->loc};
 	ir_op *w = ir_build(&bb, IR_OP_ASYNC_WAIT, 0, NULL, 0, NULL);
@@ -515,6 +570,8 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_op_set_int(p->c, fo, "ring", ring);
 	ir_op_set_int(p->c, fo, "ring_bytes", stages * slot_bytes + kept);
 	ir_op_set_int(p->c, fo, "pipelined_stages", stages);
+	if (adot && acc_use) /* in flight at the loop's end: the lowering waits on the way out */
+		ir_op_set_int(p->c, fo, "async_result", acc_k);
 out:
 	valset_free(&ops);
 }
