@@ -93,7 +93,7 @@ static LLVMValueRef masked_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueR
 	return LLVMBuildBitCast(c->b, v, t, "");
 }
 
-/* fp32: the approximate instructions Triton uses (ex2.approx, lg2.approx, sin.approx,
+/* fp32: the approximate instructions Triton uses (ex2.approx.ftz, lg2.approx, sin.approx,
  * sqrt.approx, rsqrt.approx); tanh, erf, the rest of libdevice's functions and fp64:
  * libdevice's __nv_* functions, linked into the module by emit.c. NULL for the rest (the
  * generic lowering: floor, ceil, trunc, round, rint and nearbyint are PTX instructions). */
@@ -106,11 +106,11 @@ static LLVMValueRef math(cg *c, const ir_op *op, LLVMValueRef *a)
 	double post = 1.0;
 	if (!f64) {
 		switch (op->code) {
-		case IR_OP_EXP:
-			name = "llvm.nvvm.ex2.approx.f";
+		case IR_OP_EXP: /* both flush subnormals, as Triton's (ex2.approx.ftz.f32) */
+			name = "llvm.nvvm.ex2.approx.ftz.f";
 			arg = LLVMBuildFMul(c->b, x, LLVMConstReal(c->t_f32, 1.4426950408889634), "");
 			break;
-		case IR_OP_EXP2: name = "llvm.nvvm.ex2.approx.f"; break;
+		case IR_OP_EXP2: name = "llvm.nvvm.ex2.approx.ftz.f"; break;
 		case IR_OP_LOG: name = "llvm.nvvm.lg2.approx.f"; post = 0.6931471805599453; break;
 		case IR_OP_LOG2: name = "llvm.nvvm.lg2.approx.f"; break;
 		case IR_OP_SIN: name = "llvm.nvvm.sin.approx.f"; break;

@@ -524,10 +524,13 @@ static void init_nvptx(void)
 	LLVMInitializeNVPTXAsmPrinter();
 	/* 32-bit shared-memory pointers (p3:32 in the data layout), as Triton and nvcc use:
 	 * shared addresses fit in 32 bits, and 64-bit ones double the address arithmetic of
-	 * every ring slot, ldmatrix and wgmma descriptor. The option is process-wide; it only
-	 * changes the data layout NVPTX target machines report. */
-	const char *argv[] = {"tilecc", "-nvptx-short-ptr"};
-	LLVMParseCommandLineOptions(2, argv, NULL);
+	 * every ring slot, ldmatrix and wgmma descriptor. And fp contraction as Triton's
+	 * default (enable_fp_fusion): without it NVPTX writes mul.rn/add.rn, which ptxas may
+	 * not fuse; with it LLVM fuses what the lowering marks contractible and ptxas may fuse
+	 * the rest (qk * scale - m, l * alpha + sum). The C API cannot set a target machine's
+	 * AllowFPOpFusion; these options are process-wide and only concern NVPTX. */
+	const char *argv[] = {"tilecc", "-nvptx-short-ptr", "-nvptx-fma-level=1"};
+	LLVMParseCommandLineOptions(3, argv, NULL);
 	done = 1;
 }
 

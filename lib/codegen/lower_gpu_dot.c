@@ -125,7 +125,8 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	 * be in registers, in the layout of its fragments (a_regs) */
 	gpu_mma mp;
 	bool plan = c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
-	bool a_regs = plan && !a_shared && b_shared && mp.version == 3 && gpu_wgmma_a_regs(&mp, al);
+	bool a_regs = plan && !a_shared && b_shared &&
+		      (mp.version == 3 ? gpu_wgmma_a_regs(&mp, al) : gpu_mma_a_regs(&mp, al));
 	bool staged = (a_shared || a_regs) && b_shared;
 	if (staged) {
 		/* convert_layout put A and B in shared memory (swizzled) */
@@ -161,9 +162,9 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		if (v3 && !lg_prog->wgmma)
 			cg_fail(c, op, "a dot in the wgmma layout (#mma version 3) needs an arch-specific "
 				"target (--target=sm_90a)");
-		bool fits = a_regs ? c->isa->wgmma_rs && lower_wgmma_fits_rs(&mp, as, bs)
-			  : v3   ? c->isa->wgmma && lower_wgmma_fits(&mp, as, bs)
-				 : lower_mma_fits(&mp, as, bs);
+		bool fits = v3 ? (a_regs ? c->isa->wgmma_rs && lower_wgmma_fits_rs(&mp, as, bs)
+				    : c->isa->wgmma && lower_wgmma_fits(&mp, as, bs))
+			       : lower_mma_fits(&mp, as, bs, a_regs);
 		if (!fits ||
 		    lg_tile_layout(c, ac->type)->l.mma != mp.version || acc->n != lg_slots(c, rt))
 			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
@@ -185,7 +186,7 @@ void lg_lower_dot(cg *c, const ir_op *op)
 				lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
 			lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
 		} else
-			lower_mma_dot(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
+			lower_mma_dot(c, &mp, ap, bp, as, bs, a_regs ? lg_tget(c, a)->v : NULL, lg_prog->tid, r->v);
 		lg_put(c, &op->results[0], r);
 		return;
 	}

@@ -87,15 +87,18 @@ static void mma_x3(cg *c, const LLVMValueRef *a, const LLVMValueRef *bf, LLVMVal
 	c->isa->mma(c, GPU_ISA_MMA_TF32, ah, bh, acc);
 }
 
-bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs)
+bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, bool a_regs)
 {
 	/* ldmatrix reads 16-byte matrix rows: one swizzle group each, and the row offsets a
 	 * tile adds (multiples of 8) must not change a row's phase; B of TF32 and S8 is read
-	 * element by element, each through its own row's phase */
+	 * element by element, each through its own row's phase. A 16-bit B may be stored
+	 * transposed (K contiguous: ldmatrix without .trans); A may be in registers. */
 	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
-	for (int k = 0; k < 2; k++) {
+	if (a_regs && !gpu_mma_a_regs(p, as))
+		return false;
+	for (int k = a_regs ? 1 : 0; k < 2; k++) {
 		const gpu_layout *l = k ? bs : as;
-		if (l->kind != GPU_SHARED || l->order[0] != 1 || l->panel)
+		if (l->kind != GPU_SHARED || (l->order[0] != 1 && !(k == 1 && b16)) || l->panel)
 			return false;
 		if ((k == 0 || b16) &&
 		    (l->vec * gpu_mma_elem_bytes(p->kind) != 16 || 8 % (l->per_phase * l->max_phase)))
@@ -105,7 +108,8 @@ bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs
 }
 
 void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bbase,
-		   const gpu_layout *as, const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, LLVMValueRef tid,
+		   LLVMValueRef *acc)
 {
 	LLVMBuilderRef b = c->b;
 	LLVMValueRef lane = LLVMBuildURem(b, tid, cg_i32(c, 32), "");
@@ -125,6 +129,13 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 	LLVMValueRef brow = LLVMBuildAdd(b, LLVMBuildMul(b, q1, cg_i32(c, 8), ""), r, "");
 	LLVMValueRef bph = phase_of(c, bs, brow);
 	LLVMValueRef bgrp2 = LLVMBuildAdd(b, LLVMBuildMul(b, q2, cg_i32(c, p->w1), ""), w1, "");
+	/* B stored transposed (each n a row of K): the lane's row n in tile 0 (column group
+	 * (q >> 1) W1 + w1, row r of it) and its k half (q & 1); .x2 has q >> 1 = 0 */
+	bool btr = bs->order[0] == 0;
+	LLVMValueRef tn2 = LLVMBuildAdd(b, LLVMBuildMul(b, bgrp2, cg_i32(c, 8), ""), r, "");
+	LLVMValueRef tn1 = LLVMBuildAdd(b, LLVMBuildMul(b, w1, cg_i32(c, 8), ""), r, "");
+	LLVMValueRef tph2 = btr ? phase_of(c, bs, tn2) : NULL, tph1 = btr ? phase_of(c, bs, tn1) : NULL;
+	LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 
 	/* TF32, S8: the lane's k offset within a half-step and its column in tile 0 */
 	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
@@ -135,7 +146,15 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 	LLVMValueRef *af = ARENA_NEWN(c->a, LLVMValueRef, 4 * p->mtiles);
 	LLVMValueRef *bf = ARENA_NEWN(c->a, LLVMValueRef, 2 * p->ntiles + 2);
 	for (int kk = 0; kk < p->ksteps; kk++) {
-		for (int i = 0; i < p->mtiles; i++) {
+		for (int i = 0; i < p->mtiles && aregs; i++) /* A's fragment from its own slots */
+			for (int j = 0; j < 4; j++) {
+				LLVMValueRef v = LLVMGetPoison(pair_t);
+				for (int h = 0; h < 2; h++)
+					v = LLVMBuildInsertElement(b, v, aregs[gpu_mma_a_slot(p, as, i, kk, 2 * j + h)],
+								   cg_i32(c, h), "");
+				af[4 * i + j] = LLVMBuildBitCast(b, v, c->t_i32, "");
+			}
+		for (int i = 0; i < p->mtiles && !aregs; i++) {
 			LLVMValueRef row = LLVMBuildAdd(b, arow, cg_i32(c, (int64_t)i * 16 * p->w0), "");
 			LLVMValueRef grp = LLVMBuildAdd(b, q2, cg_i32(c, 2 * kk), "");
 			LLVMValueRef idx = swizzled(c, as, p->K, row, grp, aph);
@@ -146,9 +165,16 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 			fetch_b_elems(c, p, bbase, bs, j, kk, t4, ncol, &bf[2 * j]);
 		for (int j = 0; j < p->ntiles && b16; j += 2) {
 			bool pair = j + 1 < p->ntiles;
-			LLVMValueRef g = LLVMBuildAdd(b, pair ? bgrp2 : w1, cg_i32(c, (int64_t)j * p->w1), "");
-			LLVMValueRef idx = swizzled(c, bs, p->N, krow, g, bph);
-			c->isa->ldmatrix(c, at(c, bbase, idx, eb), pair ? 4 : 2, true, &bf[2 * j]);
+			LLVMValueRef idx;
+			if (btr) { /* rows n of tiles j (and j + 1), k groups 2 kk + (q & 1) */
+				LLVMValueRef n = LLVMBuildAdd(b, pair ? tn2 : tn1, cg_i32(c, (int64_t)j * 8 * p->w1), "");
+				LLVMValueRef g = LLVMBuildAdd(b, q1, cg_i32(c, 2 * kk), "");
+				idx = swizzled(c, bs, p->K, n, g, pair ? tph2 : tph1);
+			} else {
+				LLVMValueRef g = LLVMBuildAdd(b, pair ? bgrp2 : w1, cg_i32(c, (int64_t)j * p->w1), "");
+				idx = swizzled(c, bs, p->N, krow, g, bph);
+			}
+			c->isa->ldmatrix(c, at(c, bbase, idx, eb), pair ? 4 : 2, !btr, &bf[2 * j]);
 		}
 		for (int i = 0; i < p->mtiles; i++)
 			for (int j = 0; j < p->ntiles; j++) {

@@ -103,13 +103,20 @@ static ir_op *only_use(anchorer *s, const ir_value *v)
 	return n == 1 ? u : NULL;
 }
 
+/* Whether x is dot's B, of 16-bit elements. */
+static bool b_of_mma_sync16(const ir_op *dot, const ir_value *x)
+{
+	return dot->operands[1] == x && dot->operands[0] != x && ir_type_bits(x->type->elem) == 16;
+}
+
 /* The loaded tile `back` (a load's result in its old layout), when its only use is a
  * convert_layout to #shared read only by a wgmma dot (the result's layout #mma version
  * 3), is staged column-major instead: the NVMMA layout with order [0, 1] keeps the
  * thread's runs along dim 0 contiguous in shared memory (vector stores, or the
  * pipeline's 16-byte cp.async), and wgmma reads the operand K-major (B) or M-major (A)
- * through its transpose bits, as Triton stages K^T. mma.sync keeps the row-major layout:
- * ldmatrix reads rows. */
+ * through its transpose bits, as Triton stages K^T. On mma.sync (version 2) the same for
+ * a 16-bit B (gpu_layout_shared_for_transposed): ldmatrix without .trans reads its rows of
+ * K as B's fragments; A stays row-major. */
 static void stage_transposed(anchorer *s, const ir_value *back)
 {
 	ir_op *cv = only_use(s, back);
@@ -119,9 +126,19 @@ static void stage_transposed(anchorer *s, const ir_value *back)
 	gpu_layout acc;
 	if (!dot || dot->code != IR_OP_DOT || dot->operands[2] == &cv->results[0] ||
 	    !dot->results[0].type->layout || !gpu_layout_parse(dot->results[0].type->layout, &acc) ||
-	    acc.mma != 3)
+	    (acc.mma != 3 && acc.mma != 2))
 		return;
 	const ir_type *t = cv->results[0].type;
+	if (acc.mma == 2) {
+		if (!b_of_mma_sync16(dot, &cv->results[0]))
+			return;
+		gpu_layout l = gpu_layout_shared_for_transposed(t);
+		const ir_type *want = gpu_layout_fits(&l, t->shape, t->rank, s->warp, s->warps)
+					      ? gpu_type_in_layout(s->c, t, &l) : NULL;
+		if (want)
+			cv->results[0].type = want;
+		return;
+	}
 	/* tf32 and int8 (4- and 1-byte elements): wgmma reads A K-major only, so A stays
 	 * row-major (B is staged transposed already: assign-layouts) */
 	int64_t eb = ir_type_bits(t->elem) / 8;
@@ -136,8 +153,9 @@ static void stage_transposed(anchorer *s, const ir_value *back)
 }
 
 /* Whether loaded tile v only goes, converted to #shared, to a dot on mma.sync (#mma
- * version 2): ldmatrix reads it by rows, so runs down its columns would only be stored to
- * shared memory one element at a time (and hold more registers than they save). */
+ * version 2) as its A, or as a B of 32- or 8-bit elements: ldmatrix reads those by rows,
+ * so runs down their columns would only be stored to shared memory one element at a time
+ * (and hold more registers than they save). A 16-bit B is staged transposed instead. */
 static bool staged_for_mma_sync(anchorer *s, const ir_value *v)
 {
 	ir_op *cv = only_use(s, v);
@@ -146,7 +164,8 @@ static bool staged_for_mma_sync(anchorer *s, const ir_value *v)
 	ir_op *dot = only_use(s, &cv->results[0]);
 	gpu_layout acc;
 	return dot && dot->code == IR_OP_DOT && dot->results[0].type->layout &&
-	       gpu_layout_parse(dot->results[0].type->layout, &acc) && acc.mma == 2;
+	       gpu_layout_parse(dot->results[0].type->layout, &acc) && acc.mma == 2 &&
+	       !b_of_mma_sync16(dot, &cv->results[0]);
 }
 
 /* Operand i of op converted to type t (a convert_layout before op). */

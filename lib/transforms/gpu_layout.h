@@ -211,6 +211,9 @@ gpu_layout gpu_layout_canonical(const ir_type *t, int warp, int warps);
  * read rows and columns in ways swizzling does not help and whose index arithmetic it
  * would only lengthen. */
 gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle);
+/* The same, swizzled, for the transpose of 2-D t, stored column-major (order [0, 1]):
+ * mma.sync's B when it is loaded K-contiguous, read by ldmatrix without .trans. */
+gpu_layout gpu_layout_shared_for_transposed(const ir_type *t);
 /* The shared layout wgmma reads a 2-D operand tile of type t from (NVMMA): rows of the
  * widest swizzle mode (128, 64 or 32 bytes) that divides a row of the tile, in panels of
  * that width when the row is wider; its swizzle is the hardware's (16-byte group g of row

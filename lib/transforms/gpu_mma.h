@@ -68,8 +68,10 @@ typedef struct gpu_mma {
 /* Whether dot op (2-D, A M x K and B K x N of a kind above and its accumulator) runs on
  * mma.sync on a GPU of compute capability cc (80 for sm_80; 0 when not NVIDIA) in programs
  * of `warps` warps of `warp` lanes, and its plan. The warps split M and N so that each
- * warp's share is as square as the shape allows; a shape they cannot split exactly (M a
- * multiple of 16 W0, N of 8 W1, K of the k-step) stays on the FMA path. */
+ * warp's share is as square as the shape allows, except for a dot that shares its block
+ * with another (attention), whose warps all go along M where M allows; a shape they
+ * cannot split exactly (M a multiple of 16 W0, N of 8 W1, K of the k-step) stays on the
+ * FMA path. */
 bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p);
 
 /* The warps and tiles of a plan whose kind, M, N and K are set (gpu_mma_plan's second
@@ -92,6 +94,16 @@ void gpu_mma_b_source(const gpu_mma *p, int j, int kk, int w1, int lane, bool pa
  * holds, for column tile j at k-step kk: each lane loads these one by one. */
 void gpu_mma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int reg, int e, int64_t *row,
 		    int64_t *col);
+/* A in registers (the 16-bit kinds; attention's P on mma.sync, as in FlashAttention-2):
+ * element r = 0..7 of A's m16n8k16 fragment of tile i at k-step kk (register r / 2, from
+ * the low half) is row 8 ((r / 2) % 2) + lane / 4 of the tile and column 16 kk + 8 (r / 4) +
+ * 2 (lane % 4) + r % 2, which is where an #mma v2 layout with warps [W0, 1] keeps element
+ * (rep 2 i + (r / 2) % 2, 2 kk + r / 4; r % 2): the accumulator of a dot whose N is this
+ * one's K. gpu_mma_a_regs: whether al is such a layout for plan p (W1 = 1, the same W0);
+ * gpu_mma_a_slot: the slot of element r. */
+bool gpu_mma_a_regs(const gpu_mma *p, const gpu_layout *al);
+int gpu_mma_a_slot(const gpu_mma *p, const gpu_layout *al, int i, int kk, int r);
+
 /* The accumulator slot (gpu_layout_slot_index) of fragment register r (0..3: c0..c3) of
  * tile (i, j). */
 int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);

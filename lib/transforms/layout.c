@@ -76,6 +76,16 @@ gpu_layout gpu_layout_shared_for(const ir_type *t, bool swizzle)
 	return l;
 }
 
+gpu_layout gpu_layout_shared_for_transposed(const ir_type *t)
+{
+	int64_t shape[2] = {t->shape[1], t->shape[0]};
+	ir_type tt = *t;
+	tt.shape = shape;
+	gpu_layout l = gpu_layout_shared_for(&tt, true);
+	l.order[0] = 0, l.order[1] = 1;
+	return l;
+}
+
 gpu_layout gpu_layout_shared_nvmma(const ir_type *t, bool transposed)
 {
 	gpu_layout l = {.kind = GPU_BLOCKED};

@@ -149,14 +149,18 @@ static void need_shared(assigner *s, ir_op *op, int i, int mma, bool kmajor)
 	 * tf32 and int8 forms (kmajor) read K-major only: A row-major, B (K x N) transposed,
 	 * swizzled along K, whatever the loads' runs. */
 	gpu_layout l, cur;
+	bool dim0 = layout(x->type, &cur) && cur.kind == GPU_BLOCKED && !cur.mma && cur.rank == 2 &&
+		    cur.order[0] == 0 && cur.spt[0] > 1;
 	if (mma == 3 && kmajor) {
 		l = gpu_layout_shared_nvmma(x->type, i == 1);
 	} else if (mma == 3) {
-		bool dim0 = layout(x->type, &cur) && cur.kind == GPU_BLOCKED && !cur.mma && cur.rank == 2 &&
-			    cur.order[0] == 0 && cur.spt[0] > 1;
 		l = gpu_layout_shared_nvmma(x->type, dim0);
 		if (l.kind != GPU_SHARED)
 			l = gpu_layout_shared_nvmma(x->type, false);
+	} else if (mma == 2 && i == 1 && dim0 && ir_type_bits(x->type->elem) == 16) {
+		/* mma.sync's B loaded K-contiguous (attention's K^T): stored transposed, each n
+		 * a swizzled row of K, which ldmatrix reads without .trans */
+		l = gpu_layout_shared_for_transposed(x->type);
 	} else {
 		l = gpu_layout_shared_for(x->type, mma != 0);
 	}
@@ -332,11 +336,12 @@ static void assign_op(assigner *s, ir_op *op)
 			need_type(s, op, 2, typed(s, op->operands[2]->type, &p.acc));
 		else
 			need_canonical(s, op, 2);
-		/* wgmma reads an A that is already in its registers' layout (attention's P,
-		 * from the first dot's accumulator: gpu_wgmma_a_regs) where it is, with no
-		 * trip through shared memory */
+		/* wgmma and mma.sync read an A that is already in their fragments' layout
+		 * (attention's P, from the first dot's accumulator: gpu_wgmma_a_regs,
+		 * gpu_mma_a_regs) where it is, with no trip through shared memory */
 		gpu_layout al;
-		bool a_regs = mma && p.version == 3 && layout(op->operands[0]->type, &al) && gpu_wgmma_a_regs(&p, &al);
+		bool a_regs = mma && layout(op->operands[0]->type, &al) &&
+			      (p.version == 3 ? gpu_wgmma_a_regs(&p, &al) : gpu_mma_a_regs(&p, &al));
 		bool kmajor = mma && p.version == 3 && gpu_wgmma_kmajor(p.kind);
 		if (!a_regs)
 			need_shared(s, op, 0, mma ? p.version : 0, kmajor);

@@ -73,11 +73,30 @@ static bool finish(gpu_mma *p)
 	return true;
 }
 
+/* Whether another dot shares dot's block (attention's two). */
+static bool chained(const ir_op *dot)
+{
+	if (!dot->parent)
+		return false;
+	for (const ir_op *o = dot->parent->first; o; o = o->next)
+		if (o != dot && o->code == IR_OP_DOT)
+			return true;
+	return false;
+}
+
 bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p)
 {
 	*p = (gpu_mma){0};
 	if (cc < 80 || warp != 32 || !gpu_mma_fits(dot, p))
 		return false;
+	/* dots that feed each other (attention: QK^T, a softmax along its rows, then P V) put
+	 * every warp along M, as Triton does: the row reductions stay within a warp, and the
+	 * first dot's accumulator is the second's A fragment where it is (gpu_mma_a_regs) */
+	if (chained(dot) && (warps & (warps - 1)) == 0 && p->M % (16 * (int64_t)warps) == 0) {
+		p->w0 = warps, p->w1 = 1;
+		if (finish(p))
+			return true;
+	}
 	return gpu_mma_plan_shape(p, warps);
 }
 
@@ -147,6 +166,20 @@ void gpu_mma_b_source(const gpu_mma *p, int j, int kk, int w1, int lane, bool pa
 	int khalf = q & 1, tile = j + (q >> 1);
 	*row = (int64_t)kk * 16 + khalf * 8 + r;
 	*col = (int64_t)tile * 8 * p->w1 + w1 * 8;
+}
+
+bool gpu_mma_a_regs(const gpu_mma *p, const gpu_layout *al)
+{
+	return p->version == 2 && (p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16) && !p->acc16 && !p->x3 &&
+	       p->w1 == 1 && al->kind == GPU_BLOCKED && al->mma == 2 && al->rank == 2 && al->wpc[0] == p->w0 &&
+	       al->wpc[1] == 1;
+}
+
+int gpu_mma_a_slot(const gpu_mma *p, const gpu_layout *al, int i, int kk, int r)
+{
+	int64_t shape[2] = {p->M, p->K};
+	int rep[2] = {2 * i + (r / 2) % 2, 2 * kk + r / 4}, in[2] = {0, r % 2};
+	return gpu_layout_slot_index(al, shape, 2, rep, in);
 }
 
 int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r)

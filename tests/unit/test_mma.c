@@ -156,6 +156,45 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 	return ok;
 }
 
+/* A in registers (gpu_mma_a_regs, gpu_mma_a_slot): in an #mma v2 layout of warps [W0, 1]
+ * over M x K, every element of every A fragment (the ISA's table) is the thread's own slot
+ * gpu_mma_a_slot says, each slot once. Tile i's rows: 8 W0 apart for its two halves, as
+ * gpu_mma_a_source fetches them. */
+static int check_a_regs(const gpu_mma *p)
+{
+	gpu_layout al = {.kind = GPU_BLOCKED};
+	gpu_layout_mma_fill(&al, p->w0, 1);
+	int64_t ash[2] = {p->M, p->K};
+	if (!gpu_mma_a_regs(p, &al) || !gpu_layout_fits(&al, ash, 2, 32, p->w0))
+		return 0;
+	int slots = gpu_layout_slots(&al, ash, 2);
+	if (slots != p->mtiles * p->ksteps * 8)
+		return 0;
+	char *used = malloc((size_t)slots);
+	for (int t = 0; t < 32 * p->w0; t++) {
+		int w0 = t / 32, l = t % 32;
+		memset(used, 0, (size_t)slots);
+		for (int i = 0; i < p->mtiles; i++)
+			for (int kk = 0; kk < p->ksteps; kk++)
+				for (int r = 0; r < 8; r++) {
+					int e = gpu_mma_a_slot(p, &al, i, kk, r), fr, fc;
+					isa_a(p->kind, l, r / 2, r % 2, &fr, &fc);
+					int64_t row = (int64_t)(2 * i + fr / 8) * 8 * p->w0 + w0 * 8 + fr % 8;
+					int64_t col = 16 * (int64_t)kk + fc;
+					if (e < 0 || e >= slots || used[e] ||
+					    gpu_layout_flat(&al, ash, 2, 32, t, e) != row * p->K + col) {
+						fprintf(stderr, "A regs: M=%lld K=%lld W0 %d: thread %d (%d, %d, %d) slot %d\n",
+							(long long)p->M, (long long)p->K, p->w0, t, i, kk, r, e);
+						free(used);
+						return 0;
+					}
+					used[e] = 1;
+				}
+	}
+	free(used);
+	return 1;
+}
+
 int main(void)
 {
 	int plans = 0;
@@ -190,6 +229,28 @@ int main(void)
 					free(C);
 					plans++;
 				}
+	/* A from registers: every plan of the 16-bit kinds with W1 = 1 (N = 8 forces it) */
+	int regs = 0;
+	for (int M = 16; M <= 256; M *= 2)
+		for (int K = 16; K <= 128; K *= 2)
+			for (int warps = 1; warps <= 8 && 16 * warps <= M; warps *= 2) {
+				gpu_mma p = {.kind = GPU_MMA_BF16, .M = M, .N = 8, .K = K};
+				CHECK(gpu_mma_plan_shape(&p, warps) && p.w1 == 1 && p.w0 == warps);
+				CHECK(check_a_regs(&p));
+				regs++;
+			}
+	CHECK(regs > 20);
+	{ /* not for a layout whose warps differ from the plan's, nor for tf32 */
+		gpu_mma p = {.kind = GPU_MMA_F16, .M = 128, .N = 8, .K = 64};
+		gpu_layout al = {.kind = GPU_BLOCKED};
+		CHECK(gpu_mma_plan_shape(&p, 8) && p.w0 == 8);
+		gpu_layout_mma_fill(&al, 4, 2);
+		CHECK(!gpu_mma_a_regs(&p, &al));
+		gpu_layout_mma_fill(&al, 8, 1);
+		CHECK(gpu_mma_a_regs(&p, &al));
+		p.kind = GPU_MMA_TF32;
+		CHECK(!gpu_mma_a_regs(&p, &al));
+	}
 	/* the k-steps: 32 bytes of K */
 	CHECK(gpu_mma_kstep(GPU_MMA_F16) == 16 && gpu_mma_kstep(GPU_MMA_BF16) == 16 &&
 	      gpu_mma_kstep(GPU_MMA_TF32) == 8 && gpu_mma_kstep(GPU_MMA_S8) == 32);
