@@ -419,25 +419,28 @@ class GPU:
         e.synchronize()
         return s.elapsed_time(e) / 1e3
 
-    def timeit(self, fn, n):
-        """The median over the samples of n back-to-back launches between two CUDA events, per
-        launch, in seconds. Before each sample the stream sleeps long enough for the n launches
-        to be queued behind it, so that launch overhead (Python, ctypes) is not timed for the
-        short kernels (512^3 takes a few microseconds)."""
-        fn()
+    def timeit(self, fns, n):
+        """For each of fns, the median over the samples of n back-to-back launches between
+        two CUDA events, per launch, in seconds; the samples of the fns alternate, so that a
+        drift of the clocks meets them alike. Before each sample the stream sleeps long
+        enough for the n launches to be queued behind it, so that launch overhead (Python,
+        ctypes) is not timed for the short kernels (512^3 takes a few microseconds)."""
+        for fn in fns:
+            fn()
         self.torch.cuda.synchronize()
-        times = []
+        times = [[] for _ in fns]
         for _ in range(self.samples):
-            if self.sleep is not None:
-                self.sleep(min(200_000 * n, 20_000_000))  # about 100 us of GPU clock per launch
-            s, e = self.event_pair()
-            s.record()
-            for _ in range(n):
-                fn()
-            e.record()
-            e.synchronize()
-            times.append(s.elapsed_time(e) / 1e3 / n)
-        return statistics.median(times)
+            for fn, ts in zip(fns, times):
+                if self.sleep is not None:
+                    self.sleep(min(200_000 * n, 20_000_000))  # about 100 us of GPU clock per launch
+                s, e = self.event_pair()
+                s.record()
+                for _ in range(n):
+                    fn()
+                e.record()
+                e.synchronize()
+                ts.append(s.elapsed_time(e) / 1e3 / n)
+        return [statistics.median(ts) for ts in times]
 
 
 def short(e):
@@ -596,18 +599,15 @@ def run_config(gpu, d, rows, compile_ms, c, cfg, name):
         r.setdefault("tilecc_status", "failed")
         r["notes"].append("tilecc: " + short(e))
         til = None
-    try:  # the same number of launches per sample for both, from one launch of the first
+    try:  # both alike: as many launches per sample, from one launch of the first, alternating
         probe = tri or til
         if probe is not None:
             probe()
             n = max(1, min(64, int(2e-3 / max(gpu.one(probe), 1e-6))))
             r["launches_per_sample"], r["samples"] = n, gpu.samples
-            if tri is not None:
-                r["triton_s"] = gpu.timeit(tri, n)
-                r["triton_tflops"] = c.flops / r["triton_s"] / 1e12
-            if til is not None:
-                r["tilecc_s"] = gpu.timeit(til, n)
-                r["tilecc_tflops"] = c.flops / r["tilecc_s"] / 1e12
+            who = [(w, fn) for w, fn in (("triton", tri), ("tilecc", til)) if fn is not None]
+            for (w, _), sec in zip(who, gpu.timeit([fn for _, fn in who], n)):
+                r[w + "_s"], r[w + "_tflops"] = sec, c.flops / sec / 1e12
     except Exception as e:
         r["notes"].append("timing failed: " + short(e))
     tt, tc = r.get("triton_tflops"), r.get("tilecc_tflops")
@@ -633,7 +633,7 @@ def summarize(gpu, c, entries):
             try:
                 launch = make()
                 e_ref, _ = run_checked(gpu, c, "triton", launch)
-                sec = gpu.timeit(launch, best.get("launches_per_sample", 1))
+                sec, = gpu.timeit([launch], best.get("launches_per_sample", 1))
                 s["triton_variants_at_best"][what] = {"tflops": c.flops / sec / 1e12, "err": e_ref}
             except Exception as e:
                 s["triton_variants_at_best"][what] = {"note": short(e)}
