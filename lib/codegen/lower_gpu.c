@@ -1685,6 +1685,53 @@ static int total_flat(ir_value *const *vs, int n)
 	return k;
 }
 
+/* The ring slots of a pipelined loop's body (pipeline.c's {ring_slot = k} remi ops: slot
+ * (i + k) % S of iteration i): a counter each, a phi of the block being built that starts
+ * at k % S and steps by one, wrapping to 0 at S, instead of a division per iteration.
+ * Saved and restored around the loop (loops nest). slots_open makes the phis (incoming
+ * from pre), slots_close adds the next values from latch. */
+typedef struct slotsave {
+	int n;
+	const ir_value *of[4];
+	LLVMValueRef phi[4];
+	int64_t S;
+} slotsave;
+
+static void slots_open(cg *c, const ir_op *op, LLVMBasicBlockRef pre, slotsave *sv)
+{
+	sv->n = lg_prog->nslots;
+	for (int k = 0; k < sv->n; k++)
+		sv->of[k] = lg_prog->slot_of[k], sv->phi[k] = lg_prog->slot_phi[k];
+	sv->S = ir_op_int(op, "pipelined_stages", 0);
+	lg_prog->nslots = 0;
+	if (sv->S < 2)
+		return;
+	for (const ir_op *o = op->regions[0]->first; o && lg_prog->nslots < 4; o = o->next) {
+		int64_t k = ir_op_int(o, "ring_slot", -1);
+		if (o->code != IR_OP_REMI || k < 0 || o->results[0].type->kind != IR_I32)
+			continue;
+		LLVMValueRef phi = LLVMBuildPhi(c->b, c->t_i32, "slot");
+		LLVMValueRef init = cg_i32(c, k % sv->S);
+		LLVMAddIncoming(phi, &init, &pre, 1);
+		lg_prog->slot_of[lg_prog->nslots] = &o->results[0];
+		lg_prog->slot_phi[lg_prog->nslots++] = phi;
+	}
+}
+
+static void slots_close(cg *c, LLVMBasicBlockRef latch, slotsave *sv)
+{
+	for (int k = 0; k < lg_prog->nslots; k++) {
+		LLVMValueRef phi = lg_prog->slot_phi[k];
+		LLVMValueRef n = LLVMBuildAdd(c->b, phi, cg_i32(c, 1), "");
+		LLVMValueRef wrap = LLVMBuildICmp(c->b, LLVMIntEQ, n, cg_i32(c, sv->S), "");
+		n = LLVMBuildSelect(c->b, wrap, cg_i32(c, 0), n, "");
+		LLVMAddIncoming(phi, &n, &latch, 1);
+	}
+	lg_prog->nslots = sv->n;
+	for (int k = 0; k < sv->n; k++)
+		lg_prog->slot_of[k] = sv->of[k], lg_prog->slot_phi[k] = sv->phi[k];
+}
+
 /* A loop whose result {async_result} is the accumulator of a wgmma dot still in flight at
  * its end (the pipeline pass's chained form, attention's second dot): laid out rotated,
  * the test at the bottom, and the accumulator waited for on the way out of the loop,
@@ -1717,12 +1764,15 @@ static void lower_for_rotated(cg *c, const ir_op *op, int ak)
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
 		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
 	}
+	slotsave sv;
+	slots_open(c, op, pre, &sv);
 	lg_put(c, body->args[0], iv);
 	bind_flat(c, body->args + 1, n, phis);
 	lower_block(c, body);
 	flat_vals(c, (const ir_value *const *)cg_terminator(body)->operands, n, yv);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	slots_close(c, latch, &sv);
 	LLVMAddIncoming(iv, &next, &latch, 1);
 	for (int k = 0; k < nf; k++)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
@@ -1780,6 +1830,8 @@ static void lower_for(cg *c, const ir_op *op)
 		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
 		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
 	}
+	slotsave sv;
+	slots_open(c, op, pre, &sv);
 	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	lg_put(c, body->args[0], iv);
@@ -1789,6 +1841,7 @@ static void lower_for(cg *c, const ir_op *op)
 	flat_vals(c, (const ir_value *const *)y->operands, n, yv);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	slots_close(c, latch, &sv);
 	LLVMAddIncoming(iv, &next, &latch, 1);
 	for (int k = 0; k < nf; k++)
 		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
@@ -1903,6 +1956,11 @@ static void lower_assert(cg *c, const ir_op *op)
 static void lower_op(cg *c, const ir_op *op)
 {
 	cg_debug_loc(c, op->loc);
+	for (int k = 0; k < lg_prog->nslots && op->code == IR_OP_REMI; k++)
+		if (lg_prog->slot_of[k] == &op->results[0]) { /* a ring slot: its counter */
+			lg_put(c, &op->results[0], lg_prog->slot_phi[k]);
+			return;
+		}
 	if (ir_ops[op->code].traits & T_ELEMENTWISE) {
 		lower_elementwise(c, op);
 		return;

@@ -30,6 +30,11 @@ typedef struct gpu {
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
 	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
+	/* the ring slots of the pipelined loop being lowered ({ring_slot} remi ops of its
+	 * body): their counters (phis) and the values they replace */
+	int nslots;
+	const ir_value *slot_of[4];
+	LLVMValueRef slot_phi[4];
 } gpu;
 
 /* A tile type's layout (layout.c), and whether it is the canonical one, whose slots the

@@ -525,6 +525,10 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_value *wslot = ir_build2(&bb, IR_OP_REMI, i32(p),
 				    ir_build2(&bb, IR_OP_ADDI, i32(p), idx, ir_const_int(&bb, i32(p), stages - 1)),
 				    ir_const_int(&bb, i32(p), stages));
+	/* {ring_slot = k}: (iteration index + k) % S, which the GPU lowering carries as a
+	 * counter that wraps (no division per iteration) */
+	ir_op_set_int(p->c, rslot->def, "ring_slot", 0);
+	ir_op_set_int(p->c, wslot->def, "ring_slot", stages - 1);
 	ir_value *iva = ir_build2(&bb, IR_OP_ADDI, it, iv, ir_const_int(&bb, it, (stages - 1) * step));
 	ir_ptrmap map = {0};
 	ir_ptrmap_put(&map, iv, iva);
