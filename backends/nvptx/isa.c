@@ -93,34 +93,6 @@ static LLVMValueRef masked_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueR
 	return LLVMBuildBitCast(c->b, v, t, "");
 }
 
-/* The store twin of masked_load: value v (bytes = 4, 8 or 16, as that many 32-bit words)
- * stored to global p where m holds, as one predicated st.global (Triton's form), not a
- * branch around a store. */
-static void masked_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, int bytes)
-{
-	int nw = bytes / 4;
-	LLVMTypeRef wt = LLVMVectorType(c->t_i32, (unsigned)nw);
-	LLVMValueRef w = LLVMBuildBitCast(c->b, v, nw == 1 ? c->t_i32 : wt, "");
-	static const char *const src[] = {"", "$2", "{$2, $3}", "", "{$2, $3, $4, $5}"};
-	static const char *const vec[] = {"", "", ".v2", "", ".v4"};
-	char text[96], cons[64];
-	snprintf(text, sizeof text, "@$1 st.global%s.b32 [$0], %s;", vec[nw], src[nw]);
-	int n = snprintf(cons, sizeof cons, "l,b");
-	for (int i = 0; i < nw; i++)
-		n += snprintf(cons + n, sizeof cons - (size_t)n, ",r");
-	snprintf(cons + n, sizeof cons - (size_t)n, ",~{memory}");
-	LLVMTypeRef args[6] = {c->t_ptr, c->t_i1};
-	LLVMValueRef argv[6] = {p, m};
-	for (int i = 0; i < nw; i++) {
-		args[2 + i] = c->t_i32;
-		argv[2 + i] = nw == 1 ? w : LLVMBuildExtractElement(c->b, w, cg_i32(c, i), "");
-	}
-	LLVMTypeRef ft = LLVMFunctionType(c->t_void, args, (unsigned)(2 + nw), 0);
-	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0,
-					   LLVMInlineAsmDialectATT, 0);
-	LLVMBuildCall2(c->b, ft, fn, argv, (unsigned)(2 + nw), "");
-}
-
 /* fp32: the approximate instructions Triton uses (ex2.approx.ftz, lg2.approx, sin.approx,
  * sqrt.approx, rsqrt.approx); tanh, erf, the rest of libdevice's functions and fp64:
  * libdevice's __nv_* functions, linked into the module by emit.c. NULL for the rest (the
@@ -272,7 +244,6 @@ const gpu_isa nvptx_isa = {
     .barrier = barrier,
     .shfl_xor = shfl_xor,
     .masked_load = masked_load,
-    .masked_store = masked_store,
     .math = math,
     .fdiv = fdiv,
     .atomic = nvptx_atomic,

@@ -26,9 +26,6 @@ typedef struct gpu_isa {
 	 * false; NULL: the lowering branches around an ordinary load */
 	LLVMValueRef (*masked_load)(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m,
 				    LLVMValueRef other, int bytes);
-	/* a masked store of 4, 8 or 16 bytes (v) to global memory as one predicated
-	 * instruction; NULL: the lowering branches around an ordinary store */
-	void (*masked_store)(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, int bytes);
 	/* math op on its operands a (f32 or f64; ldexp's exponent i32) the target's own way,
 	 * or NULL for the generic lowering */
 	LLVMValueRef (*math)(cg *c, const ir_op *op, LLVMValueRef *a);

@@ -1183,12 +1183,7 @@ static void lower_store(cg *c, const ir_op *op)
 		LLVMValueRef x = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++)
 			x = LLVMBuildInsertElement(c->b, x, lg_opnd(c, v, k + j), cg_i32(c, j), "");
-		int bytes = w * (int)gpu_elem_bytes(e);
-		/* a masked vector (the epilogue of a dot): one predicated store, no branch */
-		if (mv && c->isa->masked_store && bytes % 4 == 0 && bytes <= 16)
-			c->isa->masked_store(c, lg_opnd(c, p, k), x, mv, bytes);
-		else
-			pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)bytes);
+		pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
 	}
 }
 
