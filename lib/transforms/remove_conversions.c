@@ -81,7 +81,9 @@ static const ir_type *with_layout(rewriter *w, const ir_type *t, const gpu_layou
 /* Whether tile x can be computed again in layout l from scalars alone, cheaply: a splat,
  * a constant or a range, or an element-wise op, expand_dims or broadcast of such values
  * (the index and mask arithmetic of a kernel, `cols[None, :] < n`). Such a value meeting
- * a tile in another layout is rebuilt there rather than the tile converted. */
+ * a tile in another layout is rebuilt there rather than the tile converted. A conversion
+ * out of l counts too, as its source: attention's l_i[:, None], a row slice of the dot's
+ * layout converted away, expands and broadcasts in that layout for acc / l_i. */
 static bool rebuildable(const ir_value *x, const gpu_layout *l, int depth)
 {
 	if (x->type->kind != IR_TILE)
@@ -95,6 +97,11 @@ static bool rebuildable(const ir_value *x, const gpu_layout *l, int depth)
 		return true;
 	case IR_OP_MAKE_RANGE:
 		return x->type->rank == 1 && l->kind == GPU_SLICE;
+	case IR_OP_CONVERT_LAYOUT: { /* a conversion out of l itself: its source */
+		gpu_layout sl;
+		const ir_type *st = d->operands[0]->type;
+		return st->kind == IR_TILE && st->layout && gpu_layout_parse(st->layout, &sl) && gpu_layout_equal(&sl, l);
+	}
 	case IR_OP_EXPAND_DIMS: {
 		if (l->kind != GPU_BLOCKED || x->type->rank != 2)
 			return false;
@@ -125,6 +132,8 @@ static ir_value *rebuild(rewriter *w, ir_value *x, const gpu_layout *l, ir_op *b
 	const ir_type *t = with_layout(w, x->type, l);
 	if (d->code == IR_OP_SPLAT || d->code == IR_OP_CONSTANT || d->code == IR_OP_MAKE_RANGE)
 		return remat(w, d, t, before);
+	if (d->code == IR_OP_CONVERT_LAYOUT)
+		return d->operands[0]->type == t ? d->operands[0] : NULL;
 	ir_value *ops[8];
 	if (d->noperands > 8)
 		return NULL;
