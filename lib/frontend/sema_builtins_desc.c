@@ -136,11 +136,17 @@ static void block_access(sema *s, const sema_desc *d, const sval *offs, srcloc l
 		ir_value *r = ir_build0(&s->b, IR_OP_MAKE_RANGE, ir_type_tile(s->ctx, i32, 1, &n));
 		ir_op_set_int(s->ctx, r->def, "start", 0);
 		ir_op_set_int(s->ctx, r->def, "end", n);
-		if (d->rank > 1) {
-			int64_t sh[DESC_MAX_RANK];
-			for (int k = 0; k < d->rank; k++)
-				sh[k] = k == i ? n : 1;
-			r = ir_build1(&s->b, IR_OP_RESHAPE, ir_type_tile(s->ctx, i32, d->rank, sh), r);
+		/* the range along dim i: unit dims inserted around it (expand_dims, which the
+		 * GPU layouts see through: a slice expanding into its parent, no data moved) */
+		for (int k = 0, rank = 1; k < d->rank; k++) {
+			if (k == i)
+				continue;
+			int64_t cur[DESC_MAX_RANK]; /* the shape with a unit dim inserted at k */
+			for (int j = 0, src = 0; j <= rank; j++)
+				cur[j] = j == k ? 1 : r->type->shape[src++];
+			r = ir_build1(&s->b, IR_OP_EXPAND_DIMS, ir_type_tile(s->ctx, i32, rank + 1, cur), r);
+			ir_op_set_int(s->ctx, r->def, "axis", k);
+			rank++;
 		}
 		sval c = sema_binary(s, AST_ADD, sv_ir(ov), sv_ir(r), loc);
 		sval in = sema_binary(s, AST_BITAND, sema_compare(s, AST_GE, c, sv_int(0), loc),
