@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "transforms/pass.h"
+#include "transforms/walk.h"
 
 static bool const_int(const ir_value *v, int64_t *out)
 {
@@ -112,6 +113,96 @@ static bool is_identity(ir_opcode code, int side, int64_t k)
 	}
 }
 
+/* x^T: a trans {order = [1, 0]} of 2-D tile x, placed before `at`. */
+static ir_value *transposed(ir_context *c, ir_op *at, ir_value *x)
+{
+	if (x->type->kind != IR_TILE)
+		return x; /* a scalar operand broadcasts either way */
+	int64_t sh[2] = {x->type->shape[1], x->type->shape[0]};
+	ir_builder b = {c, at->parent, at, at->loc};
+	ir_value *r = ir_build1(&b, IR_OP_TRANS, ir_type_tile(c, x->type->elem, 2, sh), x);
+	int64_t order[2] = {1, 0};
+	ir_op_set_ints(c, r->def, "order", order, 2);
+	return r;
+}
+
+/* A transpose of a 2-D value that only it uses, pushed into the value's definition: the
+ * load of a tile of pointers loads the transposed pointers instead (tutorial 06's
+ * desc_k.load(...).T), and a transposed splat, constant, broadcast, expand_dims or
+ * element-wise op is that op of transposed operands, down to the index arithmetic's
+ * leaves (computed again where others still use the originals). The GPU layouts then
+ * see K^T's pointers contiguous down its columns, as in
+ * the bench kernel's k_ptr + cols[None, :] * stride + offs_d[:, None], and stage and
+ * pipeline it K-major, where a transpose of the loaded tile would go through shared
+ * memory every iteration. Before layouts only (types without one). */
+static int sink_trans(ir_context *c, ir_func *f, ir_op *op)
+{
+	const ir_type *t = op->results[0].type;
+	ir_value *x = op->operands[0];
+	const ir_attr *ord = ir_op_attr(op, "order");
+	ir_op *d = x->def;
+	if (t->kind != IR_TILE || t->rank != 2 || t->layout || x->type->layout || !ord || ord->kind != IR_ATTR_INTS ||
+	    ord->ints.n != 2 || ord->ints.v[0] != 1 || !d || d->nresults != 1 || d->nregions)
+		return 0;
+	/* a load moves only when nothing else reads it, in the same block; the index
+	 * arithmetic is cheap to have twice (the original stays for its other users) */
+	if (d->code == IR_OP_LOAD && (d->parent != op->parent || walk_count_uses(f->body, x) != 1))
+		return 0;
+	ir_builder b = {c, op->parent, op, op->loc};
+	ir_value *r = NULL;
+	switch (d->code) {
+	case IR_OP_CONSTANT: {
+		const ir_attr *v = ir_op_attr(d, "value");
+		if (v && (v->kind == IR_ATTR_INT || v->kind == IR_ATTR_FLOAT))
+			r = make_const_like(c, op, t, v);
+		break;
+	}
+	case IR_OP_SPLAT:
+		r = ir_build1(&b, IR_OP_SPLAT, t, d->operands[0]);
+		break;
+	case IR_OP_EXPAND_DIMS: { /* of a 1-D tile: along the other axis */
+		int64_t a = ir_op_int(d, "axis", -1);
+		if (d->operands[0]->type->kind == IR_TILE && d->operands[0]->type->rank == 1 && (a == 0 || a == 1)) {
+			r = ir_build1(&b, IR_OP_EXPAND_DIMS, t, d->operands[0]);
+			ir_op_set_int(c, r->def, "axis", 1 - a);
+		}
+		break;
+	}
+	case IR_OP_BROADCAST:
+		if (d->operands[0]->type->kind == IR_TILE && d->operands[0]->type->rank == 2)
+			r = ir_build1(&b, IR_OP_BROADCAST, t, transposed(c, op, d->operands[0]));
+		break;
+	case IR_OP_LOAD:
+		if (d->noperands < 1 || d->operands[0]->type->kind != IR_TILE)
+			break; /* a block pointer's load keeps its shape */
+		/* fall through */
+	default:
+		if (d->code != IR_OP_LOAD && !(ir_ops[d->code].traits & T_ELEMENTWISE))
+			break;
+		ir_value *ops[8];
+		if (d->noperands > 8)
+			break;
+		for (int i = 0; i < d->noperands; i++) {
+			ir_value *y = d->operands[i];
+			if (y->type->kind == IR_TILE && y->type->rank != 2)
+				return 0;
+			ops[i] = transposed(c, op, y);
+		}
+		ir_op *n = ir_op_create(c, d->code, d->noperands, ops, 1, &t, d->loc);
+		for (int i = 0; i < d->nattrs; i++)
+			ir_op_set_attr(c, n, &d->attrs[i]);
+		ir_block_insert_before(op->parent, op, n);
+		r = &n->results[0];
+		break;
+	}
+	if (!r)
+		return 0;
+	replace(f, op, r);
+	if (!walk_count_uses(f->body, x))
+		ir_op_remove(d);
+	return 1;
+}
+
 static int simplify(ir_context *c, ir_func *f, ir_op *op)
 {
 	int64_t a, b, r;
@@ -180,6 +271,8 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			return 1;
 		}
 		return 0;
+	case IR_OP_TRANS:
+		return sink_trans(c, f, op);
 	case IR_OP_IF:
 	case IR_OP_FOR:
 		/* a while loop may not terminate, so only if and for qualify */

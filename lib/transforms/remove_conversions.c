@@ -320,15 +320,15 @@ static void carry_loop(rewriter *w, ir_op *op)
 		 * load): carried there, the conversion goes */
 		const char *l = brought_in(y->operands[k], t->layout, 6);
 		gpu_layout ll;
-		bool anchored = false;
-		if (!l || l == t->layout) {
+		if (!l || l == t->layout)
 			l = converted_to(body, arg);
-			anchored = l != NULL;
-		}
 		if (!l || l == t->layout || !could_have(y->operands[k], l, arg, 6))
 			continue;
+		/* the initial value must be cheap to have in l: a constant or splat (tl.zeros),
+		 * a conversion out of l, or arithmetic of such values (tl.zeros(...) - inf, the
+		 * attention tutorial's m_i) */
 		if (!is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l) &&
-		    !(anchored && gpu_layout_parse(l, &ll) && rebuildable(init, &ll, 8)))
+		    !(gpu_layout_parse(l, &ll) && rebuildable(init, &ll, 8)))
 			continue;
 		carry_in(w, op, k, l);
 	}

@@ -13,12 +13,12 @@ static void test_shapes(const char *variant, e2e_dtype t, int M, int N, uint64_t
 	tilert_kernel *k = e2e_kernel(variant, "shapes");
 	e2e_rng r = e2e_rng_new(seed);
 	size_t mn = (size_t)M * N;
-	void *x = e2e_alloc(mn * 4), *out = e2e_alloc(10 * mn * 4);
+	void *x = e2e_alloc(mn * 4), *out = e2e_alloc(11 * mn * 4);
 	for (size_t i = 0; i < mn; i++)
 		e2e_setf(x, i, t, t == E2E_F32 ? (double)e2e_randint(&r, -40, 40) * 0.25
 		                               : (double)e2e_randint(&r, -1000, 1000));
-	double *w = malloc(10 * mn * sizeof(double));
-	int64_t *wi = malloc(10 * mn * sizeof(int64_t));
+	double *w = malloc(11 * mn * sizeof(double));
+	int64_t *wi = malloc(11 * mn * sizeof(int64_t));
 	for (int i = 0; i < M; i++) {
 		double rs = 0;
 		for (int j = 0; j < N; j++)
@@ -35,16 +35,19 @@ static void test_shapes(const char *variant, e2e_dtype t, int M, int N, uint64_t
 			w[7 * mn + ij] = v - 3 * v * 2;        /* split(join(x, 3 x)) */
 			w[8 * mn + ij] = i * 100 + j + v;      /* expand_dims/broadcast_to/broadcasting */
 			w[9 * mn + ij] = v - rs;               /* trans(trans(x)) - row sums */
+			/* the transpose of a masked load (other = -5), which the load itself does */
+			w[10 * mn + (size_t)j * M + i] = i < M - 1 && j > 0 ? v : -5;
 		}
 	}
-	for (size_t i = 0; i < 10 * mn; i++)
+	for (size_t i = 0; i < 11 * mn; i++)
 		wi[i] = (int64_t)w[i];
-	e2e_poison(out, 10 * mn * 4);
+	e2e_poison(out, 11 * mn * 4);
 	void *args[] = {&x, &out};
-	static const char *const names[10] = {"trans", "permute", ".T", "reshape(N,M)", "reshape(M*N)",
-	                                       "join", "join(hi)", "split", "broadcast", "trans(trans)-rowsum"};
+	static const char *const names[11] = {"trans", "permute", ".T", "reshape(N,M)", "reshape(M*N)",
+	                                       "join", "join(hi)", "split", "broadcast", "trans(trans)-rowsum",
+	                                       "load(masked).T"};
 	if (!e2e_launch(k, 1, 1, 1, args, 2))
-		for (int q = 0; q < 10; q++) {
+		for (int q = 0; q < 11; q++) {
 			if (q == 6)
 				continue; /* the second half of join's output, compared with q == 5 */
 			size_t cnt = q == 5 ? 2 * mn : mn;

@@ -1,5 +1,6 @@
 # Shape operations (tests/e2e/shapes.c) on an M x N tile: trans, permute, .T, reshape,
-# view-free reshapes to 1-D, join/split, expand_dims, broadcast_to and broadcasting.
+# view-free reshapes to 1-D, join/split, expand_dims, broadcast_to and broadcasting, and the
+# transpose of a masked load (which canonicalize turns into a load of the transposed pointers).
 import triton
 import triton.language as tl
 
@@ -34,3 +35,6 @@ def shapes(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     t2 = tl.trans(tl.trans(x))
     rs = tl.sum(t2, axis=1)
     tl.store(out_ptr + 9 * mn + rm[:, None] * N + rn[None, :], t2 - rs[:, None])
+    # [10]: a masked load (other = -5) read only transposed
+    lt = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M - 1) & (rn[None, :] > 0), other=-5).T
+    tl.store(out_ptr + 10 * mn + rn[:, None] * M + rm[None, :], lt)
