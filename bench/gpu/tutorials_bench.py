@@ -31,7 +31,8 @@ MATMUL_SIZES = [512, 4096, 8192]
 ATTN_Z, ATTN_H, ATTN_SCALE = 4, 32, 1.3
 ATTN_N_CTX = [1024, 4096]
 ATTN_HEAD_DIM = [64, 128]
-TOL_MM, TOL_O, TOL_M = 2e-3, 1e-2, 1e-3
+# TOL_MM: fp16 outputs of fp32 sums 8192 long (Triton's own error at 8192^3 is 2.5e-3)
+TOL_MM, TOL_O, TOL_M = 4e-3, 1e-2, 1e-3
 
 
 # ---- the tutorial as a module of definitions ---------------------------------------------

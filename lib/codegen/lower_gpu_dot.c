@@ -120,9 +120,10 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	const gpu_layout *al = &lg_tile_layout(c, a->type)->l, *rl = &lg_tile_layout(c, rt)->l;
 	bool a_shared = al->kind == GPU_SHARED, b_shared = lg_tile_layout(c, b->type)->l.kind == GPU_SHARED;
 	/* tensor cores: assign-layouts gave the result the #mma layout (gpu_mma.h), version 2
-	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores and
-	 * copies that staged its operands are fenced for it before a barrier); on wgmma A may
-	 * be in registers, in the layout of its fragments (a_regs) */
+	 * (mma.sync) or 3 (wgmma, whose reads go through the async proxy: the stores that
+	 * staged its operands are fenced for it before a barrier; the pipeline's cp.async
+	 * copies need only its wait and barrier); on either, A may be in registers, in the
+	 * layout of its fragments (a_regs: attention's P) */
 	gpu_mma mp;
 	bool plan = c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
 	bool a_regs = plan && !a_shared && b_shared &&

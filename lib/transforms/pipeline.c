@@ -574,7 +574,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_op_set_int(p->c, fo, "ring", ring);
 	ir_op_set_int(p->c, fo, "ring_bytes", stages * slot_bytes + kept);
 	ir_op_set_int(p->c, fo, "pipelined_stages", stages);
-	if (adot && acc_use) /* in flight at the loop's end: the lowering waits on the way out */
+	if (adot) /* in flight at the loop's end: the lowering waits on the way out */
 		ir_op_set_int(p->c, fo, "async_result", acc_k);
 out:
 	valset_free(&ops);
