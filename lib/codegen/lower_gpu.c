@@ -1732,6 +1732,40 @@ static void slots_close(cg *c, LLVMBasicBlockRef latch, slotsave *sv)
 		lg_prog->slot_of[k] = sv->of[k], lg_prog->slot_phi[k] = sv->phi[k];
 }
 
+/* The loop's phis in the block being built: the induction variable's (lb from pre) and
+ * the carried values' (init from pre), and its ring-slot counters (slots_open). */
+static LLVMValueRef loop_phis(cg *c, const ir_op *op, LLVMBasicBlockRef pre, LLVMValueRef lb,
+			      LLVMValueRef *init, int nf, LLVMValueRef *phis, slotsave *sv)
+{
+	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
+	LLVMAddIncoming(iv, &lb, &pre, 1);
+	for (int k = 0; k < nf; k++) {
+		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
+		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
+	}
+	slots_open(c, op, pre, sv);
+	return iv;
+}
+
+/* The loop's body, with its arguments bound to iv and the phis; the values it yields in
+ * yv; the latch's next values added to the phis. Returns the next induction variable. */
+static LLVMValueRef loop_body(cg *c, const ir_op *op, LLVMValueRef iv, LLVMValueRef step, LLVMValueRef *phis,
+			      int nf, LLVMValueRef *yv, slotsave *sv)
+{
+	const ir_block *body = op->regions[0];
+	lg_put(c, body->args[0], iv);
+	bind_flat(c, body->args + 1, op->nresults, phis);
+	lower_block(c, body);
+	flat_vals(c, (const ir_value *const *)cg_terminator(body)->operands, op->nresults, yv);
+	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	slots_close(c, latch, sv);
+	LLVMAddIncoming(iv, &next, &latch, 1);
+	for (int k = 0; k < nf; k++)
+		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	return next;
+}
+
 /* A loop whose result {async_result} is the accumulator of a wgmma dot still in flight at
  * its end (the pipeline pass's chained form, attention's second dot): laid out rotated,
  * the test at the bottom, and the accumulator waited for on the way out of the loop,
@@ -1758,24 +1792,9 @@ static void lower_for_rotated(cg *c, const ir_op *op, int ak)
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
 	LLVMBuildCondBr(c->b, cg_range_cond(c, lb, ub, step, sgn), bb, skip);
 	LLVMPositionBuilderAtEnd(c->b, bb);
-	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
-	LLVMAddIncoming(iv, &lb, &pre, 1);
-	for (int k = 0; k < nf; k++) {
-		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
-		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
-	}
 	slotsave sv;
-	slots_open(c, op, pre, &sv);
-	lg_put(c, body->args[0], iv);
-	bind_flat(c, body->args + 1, n, phis);
-	lower_block(c, body);
-	flat_vals(c, (const ir_value *const *)cg_terminator(body)->operands, n, yv);
-	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-	slots_close(c, latch, &sv);
-	LLVMAddIncoming(iv, &next, &latch, 1);
-	for (int k = 0; k < nf; k++)
-		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	LLVMValueRef iv = loop_phis(c, op, pre, lb, init, nf, phis, &sv);
+	LLVMValueRef next = loop_body(c, op, iv, step, phis, nf, yv, &sv);
 	LLVMBuildCondBr(c->b, cg_range_cond(c, next, ub, step, sgn), bb, ex);
 	LLVMPositionBuilderAtEnd(c->b, ex);
 	for (int k = 0; k < nf; k++)
@@ -1824,27 +1843,11 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, head);
-	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
-	LLVMAddIncoming(iv, &lb, &pre, 1);
-	for (int k = 0; k < nf; k++) {
-		phis[k] = LLVMBuildPhi(c->b, LLVMTypeOf(init[k]), "");
-		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
-	}
 	slotsave sv;
-	slots_open(c, op, pre, &sv);
+	LLVMValueRef iv = loop_phis(c, op, pre, lb, init, nf, phis, &sv);
 	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
-	lg_put(c, body->args[0], iv);
-	bind_flat(c, body->args + 1, n, phis);
-	lower_block(c, body);
-	const ir_op *y = cg_terminator(body);
-	flat_vals(c, (const ir_value *const *)y->operands, n, yv);
-	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-	slots_close(c, latch, &sv);
-	LLVMAddIncoming(iv, &next, &latch, 1);
-	for (int k = 0; k < nf; k++)
-		LLVMAddIncoming(phis[k], &yv[k], &latch, 1);
+	loop_body(c, op, iv, step, phis, nf, yv, &sv);
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
 	loop_exit(pending);
