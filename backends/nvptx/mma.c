@@ -3,8 +3,10 @@
  * ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16 and mma.sync.aligned
  *   m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32, m16n8k16.row.col.f16.f16.f16.f16,
  *   m16n8k8.row.col.f32.tf32.tf32.f32, m16n8k32.row.col.s32.s8.s8.s32
- * (sm_80 and later), and cvt.rna.tf32.f32 (llvm.nvvm.f2tf32.rna). */
+ * (sm_80 and later), and cvt.rna.tf32.f32 (llvm.nvvm.f2tf32.rna); not for the fp8 form
+ * m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 (sm_89 and later), which is inline PTX. */
 #include <stdio.h>
+#include <string.h>
 
 #include "backends/nvptx/nvptx.h"
 
@@ -58,8 +60,42 @@ static LLVMValueRef to_tf32(cg *c, LLVMValueRef x)
 	return LLVMBuildCall2(c->b, ft, declare(c, "llvm.nvvm.f2tf32.rna", ft), &f, 1, "");
 }
 
+/* fp8 (sm_89 and later; PTX 8.4): inline PTX, which LLVM 19 has no intrinsic for. The
+ * fragments are S8's: four elements per register. */
+static void mma_fp8(cg *c, int kind, const LLVMValueRef *a, const LLVMValueRef *b, LLVMValueRef *acc)
+{
+	const char *ty = kind == GPU_ISA_MMA_E4M3 ? "e4m3" : "e5m2";
+	char text[160];
+	snprintf(text, sizeof text,
+		 "mma.sync.aligned.m16n8k32.row.col.f32.%s.%s.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+		 "{$10, $11, $12, $13};",
+		 ty, ty);
+	static const char cons[] = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+	LLVMTypeRef in[10], out[4];
+	LLVMValueRef args[10];
+	for (int i = 0; i < 6; i++) {
+		in[i] = c->t_i32;
+		args[i] = i < 4 ? a[i] : b[i - 4];
+	}
+	for (int i = 0; i < 4; i++) {
+		in[6 + i] = out[i] = c->t_f32;
+		args[6 + i] = acc[i];
+	}
+	LLVMTypeRef ret = LLVMStructTypeInContext(c->ctx, out, 4, 0);
+	LLVMTypeRef ft = LLVMFunctionType(ret, in, 10, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), (char *)cons, strlen(cons), 0, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef r = LLVMBuildCall2(c->b, ft, fn, args, 10, "");
+	for (int i = 0; i < 4; i++)
+		acc[i] = LLVMBuildExtractValue(c->b, r, (unsigned)i, "");
+}
+
 void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc)
 {
+	if (kind == GPU_ISA_MMA_E4M3 || kind == GPU_ISA_MMA_E5M2) {
+		mma_fp8(c, kind, a, b, acc);
+		return;
+	}
 	/* fp16 fragments are <2 x half> to LLVM; bf16, tf32 and s8 ones i32 */
 	LLVMTypeRef h2 = LLVMVectorType(c->t_f16, 2);
 	bool f16 = kind == GPU_ISA_MMA_F16 || kind == GPU_ISA_MMA_F16_F16;

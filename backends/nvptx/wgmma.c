@@ -7,6 +7,8 @@
  *       {d0 .. d(N/2-1)}, {a0, a1, a2, a3}, b-desc, scale-d, 1, 1, trans-b   (A in registers)
  *   wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32  {d..}, a-desc, b-desc, scale-d, 1, 1
  *   wgmma.mma_async.sync.aligned.m64nNk32.s32.s8.s8     {d..}, a-desc, b-desc, scale-d
+ *   wgmma.mma_async.sync.aligned.m64nNk32.f32.T.T (T e4m3 or e5m2)
+ *                                                 {d..}, a-desc, b-desc, scale-d, 1, 1
  *       (both operands K-major: these types have no transpose bits; int8 no scales)
  *   wgmma.commit_group.sync.aligned               closes the group
  *   wgmma.wait_group.sync.aligned P               waits until P groups are pending
@@ -90,9 +92,10 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 		 bool scale_d, LLVMValueRef *acc)
 {
 	int nacc = n / 2;
-	/* kind: gpu_mma_kind (0 f16, 1 bf16, 2 tf32, 3 s8) */
-	const char *ty = kind == 1 ? "bf16" : kind == 2 ? "tf32" : kind == 3 ? "s8" : "f16";
-	int kd = kind == 2 ? 8 : kind == 3 ? 32 : 16;
+	/* kind: gpu_mma_kind (0 f16, 1 bf16, 2 tf32, 3 s8, 4 e4m3, 5 e5m2) */
+	static const char *const types[] = {"f16", "bf16", "tf32", "s8", "e4m3", "e5m2"};
+	const char *ty = kind >= 0 && kind < 6 ? types[kind] : "f16";
+	int kd = kind == 2 ? 8 : kind >= 3 ? 32 : 16;
 	strbuf t = {0}, k = {0};
 	/* $0 .. $(nacc-1): d; $nacc, $nacc+1: the descriptors; then the tied inputs */
 	strbuf_printf(&t, "wgmma.mma_async.sync.aligned.m64n%dk%d.%s.%s.%s {", n, kd, kind == 3 ? "s32" : "f32", ty,
@@ -103,7 +106,7 @@ void nvptx_wgmma(cg *c, int kind, int n, LLVMValueRef da, LLVMValueRef db, bool 
 	int sd = scale_d ? 1 : 0;
 	if (kind == 3)
 		strbuf_printf(&t, "}, $%d, $%d, %d;", nacc, nacc + 1, sd);
-	else if (kind == 2)
+	else if (kind == 2 || kind == 4 || kind == 5)
 		strbuf_printf(&t, "}, $%d, $%d, %d, 1, 1;", nacc, nacc + 1, sd);
 	else
 		strbuf_printf(&t, "}, $%d, $%d, %d, 1, 1, %d, %d;", nacc, nacc + 1, sd, trans_a ? 1 : 0,

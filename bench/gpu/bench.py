@@ -24,18 +24,36 @@ def triton_kernel(name):
     return getattr(mod, name)
 
 
-def timeit(fn, reps=50):
-    fn()
+SAMPLES = 15
+
+
+def timed(fns, n):
+    """For each of fns (None: not timed), the median over SAMPLES samples of n back-to-back
+    launches between two CUDA events, per launch, in seconds. The samples of tilecc and Triton
+    alternate, so that a drift of the clocks meets both alike, and before each sample the
+    stream sleeps long enough for the n launches to be queued behind it: what is timed is the
+    GPU's time, not the launch overhead of Python or ctypes (a synchronized launch per sample
+    would add tens of microseconds to a 4096^3 matmul of about 200)."""
+    live = [f for f in fns if f is not None]
+    for f in live:
+        f()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    return statistics.median(times) / 1e3
+    times = [[] for _ in fns]
+    sleep = getattr(torch.cuda, "_sleep", None)
+    for _ in range(SAMPLES):
+        for f, ts in zip(fns, times):
+            if f is None:
+                continue
+            if sleep is not None:
+                sleep(min(200_000 * n, 20_000_000))
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            for _ in range(n):
+                f()
+            e.record()
+            e.synchronize()
+            ts.append(s.elapsed_time(e) / 1e3 / n)
+    return [statistics.median(ts) if ts else None for ts in times]
 
 
 rows = []
@@ -50,7 +68,10 @@ def triton_cold(name, launch):
     return (time.perf_counter() - t0) * 1e3
 
 
-def report(name, size, unit, work, t_ours, t_triton, cms, tms):
+def report(name, size, unit, work, ours, theirs, cms, tms, n=10):
+    """Times ours (None when its check failed) and theirs (Triton) side by side (timed) and
+    prints the row."""
+    t_ours, t_triton = timed([ours, theirs], n)
     r = {"kernel": name, "size": size, "unit": unit, "tilecc": work / t_ours / 1e9 if t_ours else None,
          "triton": work / t_triton / 1e9, "tilecc_compile_ms": cms, "triton_compile_ms": tms}
     r["ratio"] = r["tilecc"] / r["triton"] if r["tilecc"] else None
@@ -83,8 +104,8 @@ k(grid, x, y, o1, n)
 torch.cuda.synchronize()
 ok = torch.equal(o1, x + y)
 print(f"   vadd check: {'OK' if ok else 'MISMATCH'}", flush=True)
-report("vadd", "2^28 fp32", "GB/s", 12.0 * n, timeit(lambda: k(grid, x, y, o1, n)) if ok else None,
-       timeit(lambda: tk[grid](x, y, o2, n, BLOCK=1024)), compile_ms["vadd"], tms)
+report("vadd", "2^28 fp32", "GB/s", 12.0 * n, (lambda: k(grid, x, y, o1, n)) if ok else None,
+       lambda: tk[grid](x, y, o2, n, BLOCK=1024), compile_ms["vadd"], tms)
 del x, y, o1, o2
 
 # softmax: 32768 x 4096 fp32
@@ -99,8 +120,8 @@ torch.cuda.synchronize()
 ref = torch.softmax(a, dim=1)
 ok = torch.allclose(o1, ref, rtol=1e-4, atol=1e-6)
 print(f"   softmax check: {'OK' if ok else 'MISMATCH'} (max err {(o1 - ref).abs().max().item():.3g})", flush=True)
-report("softmax", "32768x4096 fp32", "GB/s", 8.0 * R * C, timeit(lambda: k((R,), o1, a, C, C, C)) if ok else None,
-       timeit(lambda: tk[(R,)](o2, a, C, C, C, BLOCK=4096, num_warps=8)), compile_ms["softmax"], tms)
+report("softmax", "32768x4096 fp32", "GB/s", 8.0 * R * C, (lambda: k((R,), o1, a, C, C, C)) if ok else None,
+       lambda: tk[(R,)](o2, a, C, C, C, BLOCK=4096, num_warps=8), compile_ms["softmax"], tms)
 del a, o1, o2
 
 # layernorm: 32768 x 4096 fp16
@@ -117,8 +138,8 @@ torch.cuda.synchronize()
 ref = torch.nn.functional.layer_norm(a.float(), (C,), w.float(), b.float(), 1e-5).half()
 ok = torch.allclose(o1.float(), ref.float(), rtol=1e-2, atol=1e-2)
 print(f"   layernorm check: {'OK' if ok else 'MISMATCH'} (max err {(o1.float() - ref.float()).abs().max().item():.3g})", flush=True)
-report("layernorm", "32768x4096 fp16", "GB/s", 4.0 * R * C, timeit(lambda: k((R,), a, o1, w, b, C, C, 1e-5)) if ok else None,
-       timeit(lambda: tk[(R,)](a, o2, w, b, C, C, 1e-5, BLOCK=1024, num_warps=8)), compile_ms["layernorm"], tms)
+report("layernorm", "32768x4096 fp16", "GB/s", 4.0 * R * C, (lambda: k((R,), a, o1, w, b, C, C, 1e-5)) if ok else None,
+       lambda: tk[(R,)](a, o2, w, b, C, C, 1e-5, BLOCK=1024, num_warps=8), compile_ms["layernorm"], tms)
 del a, o1, o2
 
 # matmul: M = N = K, fp16 and bf16, through the FMA path for now (tensor cores come next)
@@ -136,9 +157,9 @@ def matmul(M, dt, label, key):
     ref = (A.float() @ B.float())
     ok = torch.allclose(C1.float(), ref, rtol=2e-2, atol=0.5)
     print(f"   matmul {label} check: {'OK' if ok else 'MISMATCH'} (max err {(C1.float() - ref).abs().max().item():.3g})", flush=True)
-    report("matmul", label, "TFLOP/s", 2.0 * M ** 3 / 1e3, timeit(lambda: k(grid, A, B, C1, *args), reps=20) if ok else None,
-           timeit(lambda: tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4), reps=20),
-           compile_ms[key], tms)
+    report("matmul", label, "TFLOP/s", 2.0 * M ** 3 / 1e3, (lambda: k(grid, A, B, C1, *args)) if ok else None,
+           lambda: tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4),
+           compile_ms[key], tms, n=20)
 
 
 maybe(lambda: matmul(4096, torch.float16, "4096^3 fp16", "matmul"))
@@ -162,9 +183,9 @@ def attention(D, S, key):
     ok = torch.allclose(o1.float(), ref.float(), rtol=2e-2, atol=2e-2)
     print(f"   attention D{D} S{S} check: {'OK' if ok else 'MISMATCH'} (max err {(o1.float() - ref.float()).abs().max().item():.3g})", flush=True)
     flops = 4.0 * BH * S * S * D / 1e3
-    report("attention", f"4x32x{S} D{D} fp16", "TFLOP/s", flops, timeit(lambda: k(grid, q, kk, v, o1, S, scale, S * D, D), reps=10) if ok else None,
-           timeit(lambda: tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8), reps=10),
-           compile_ms[key], tms)
+    report("attention", f"4x32x{S} D{D} fp16", "TFLOP/s", flops, (lambda: k(grid, q, kk, v, o1, S, scale, S * D, D)) if ok else None,
+           lambda: tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8),
+           compile_ms[key], tms, n=10)
 
 
 maybe(lambda: attention(64, 4096, "attention"))

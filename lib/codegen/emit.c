@@ -646,6 +646,33 @@ static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_
 	return 1;
 }
 
+/* Whether block b (nested) holds an fp8 dot on mma.sync: its result in an #mma v2 layout. */
+static bool has_fp8_mma_sync(const ir_block *b)
+{
+	for (const ir_op *op = b->first; op; op = op->next) {
+		if (op->code == IR_OP_DOT && op->noperands > 0 && op->operands[0]->type->kind == IR_TILE) {
+			int e = op->operands[0]->type->elem->kind;
+			const char *l = op->results[0].type->layout;
+			if ((e == IR_F8E4NV || e == IR_F8E5) && l && strstr(l, "mma<version = 2"))
+				return true;
+		}
+		for (int r = 0; r < op->nregions; r++)
+			if (has_fp8_mma_sync(op->regions[r]))
+				return true;
+	}
+	return false;
+}
+
+/* The PTX version the module needs: 8.0 (wgmma, cp.async, what ptxas 12+ and drivers 525+
+ * take) unless it holds fp8 mma.sync (sm_89 and later), which came with PTX 8.4. */
+static const char *ptx_version(const ir_module *m)
+{
+	for (const ir_func *f = m->funcs; f; f = f->next)
+		if (has_fp8_mma_sync(f->body))
+			return "+ptx84";
+	return "+ptx80";
+}
+
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
 		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len)
 {
@@ -660,7 +687,7 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	c.isa = &nvptx_isa;
 	const char *triple = "nvptx64-nvidia-cuda";
 	/* The arch reaches LLVM as it is: sm_90a's PTX (.target sm_90a) may hold wgmma and
-	 * setmaxnreg, sm_90's never can. PTX 8.0 is what ptxas 12+ and driver 525+ take. */
+	 * setmaxnreg, sm_90's never can. The PTX version: ptx_version. */
 	char cpu[16];
 	snprintf(cpu, sizeof cpu, "%s", arch);
 	char *err = NULL;
@@ -672,7 +699,7 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		LLVMDisposeMessage(err);
 		goto done;
 	}
-	tm = LLVMCreateTargetMachine(target, triple, cpu, "+ptx80", LLVMCodeGenLevelAggressive,
+	tm = LLVMCreateTargetMachine(target, triple, cpu, ptx_version(m), LLVMCodeGenLevelAggressive,
 				     LLVMRelocDefault, LLVMCodeModelDefault);
 	cg_target(&c, tm, triple);
 	if (lower_all(&c, m, a, "nvptx", cpu, ""))

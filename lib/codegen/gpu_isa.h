@@ -41,14 +41,16 @@ typedef struct gpu_isa {
 	 * (GPU_ISA_MMA_*: the values of gpu_mma_kind, then fp16 into fp16) added to the four
 	 * accumulators of acc (f32; i32 for S8; half for F16_F16), in place: m16n8k16 for the
 	 * 16-bit kinds, m16n8k8 for TF32 (whose fp32 inputs it rounds to tf32 first),
-	 * m16n8k32 for S8. */
+	 * m16n8k32 for S8 and the fp8 kinds (f32 accumulators; sm_89 and later). */
 	void (*ldmatrix)(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
 	void (*mma)(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 #define GPU_ISA_MMA_F16 0
 #define GPU_ISA_MMA_BF16 1
 #define GPU_ISA_MMA_TF32 2
 #define GPU_ISA_MMA_S8 3
-#define GPU_ISA_MMA_F16_F16 4
+#define GPU_ISA_MMA_E4M3 4
+#define GPU_ISA_MMA_E5M2 5
+#define GPU_ISA_MMA_F16_F16 6
 	/* Asynchronous copies to shared memory (the pipeline pass); NULL on targets without
 	 * them. cp_async: `bytes` (4, 8 or 16) from global src to shared dst (addrspace 3),
 	 * of which the first src_bytes (i32: bytes or 0) are read and the rest zero-filled;

@@ -1,10 +1,10 @@
 /* lower_wgmma.c: a dot on the warpgroup tensor cores (wgmma.mma_async.m64nNk16 for fp16
- * and bf16, k8 for tf32, k32 for int8; sm_90a), as transforms/gpu_mma.h plans it. Each
+ * and bf16, k8 for tf32, k32 for int8 and fp8; sm_90a), as transforms/gpu_mma.h plans it. Each
  * warpgroup (g along M, w1 along N) issues, for each of its instructions (m, n) and each
  * k-step kk (ks = 32 bytes of K deep), one wgmma whose operands are two 64-bit matrix
  * descriptors: A's slice starts at row 16 W0 m + 64 g, column ks kk of the K-major A
  * tile; B's at row ks kk, column (n W1 + w1) N of the B tile (N-major, or K-major for
- * tf32 and int8; the
+ * tf32, int8 and fp8; the
  * start address is where that element would be without the swizzle: the hardware applies
  * the swizzle to the addresses it forms). Its accumulator is N / 2 f32 of the thread,
  * register r of instruction (m, n) in slot gpu_wgmma_c_slot(p, m, n, r) of the #mma v3
@@ -85,12 +85,13 @@ static LLVMValueRef b_descriptor(cg *c, const gpu_mma *p, const gpu_wgmma_operan
 			  gpu_wgmma_desc_bits(ob));
 }
 
-/* wgmma.fence, every instruction (m, n) of the warpgroup at every k-step, commit_group:
- * A through descriptors from da0 (oa) or, with oa NULL, from the packed registers regs
- * (four per (m, k-step)); acc (the accumulator's slots) receives the tied results. */
-static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVMValueRef da0,
-		      const LLVMValueRef *regs, const gpu_wgmma_operand *ob, LLVMValueRef bbase, LLVMValueRef w1,
-		      LLVMValueRef *acc)
+/* wgmma.fence, every instruction (m, n) of the warpgroup at k-steps k0 .. k1 - 1,
+ * commit_group: A through descriptors from da0 (oa) or, with oa NULL, from the packed
+ * registers regs (four per (m, k-step)); acc (the accumulator's slots) receives the tied
+ * results. fresh: the first k-step ignores acc (scale-d 0). */
+static void issue_steps(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVMValueRef da0,
+			const LLVMValueRef *regs, const gpu_wgmma_operand *ob, LLVMValueRef bbase, LLVMValueRef w1,
+			int k0s, int k1s, bool fresh, LLVMValueRef *acc)
 {
 	LLVMBuilderRef bl = c->b;
 	int na = p->instr_n / 2;
@@ -102,11 +103,11 @@ static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVM
 			int slot0[256];
 			for (int r = 0; r < na; r++) {
 				slot0[r] = gpu_wgmma_c_slot(p, m, n, r);
-				/* a zero accumulator is never read: undefined registers */
-				frag[r] = p->acc_zero ? LLVMGetUndef(LLVMTypeOf(acc[slot0[r]])) : acc[slot0[r]];
+				/* an accumulator that is not read: undefined registers */
+				frag[r] = fresh ? LLVMGetUndef(LLVMTypeOf(acc[slot0[r]])) : acc[slot0[r]];
 			}
-			for (int kk = 0; kk < p->ksteps; kk++) {
-				bool sd = kk > 0 || !p->acc_zero;
+			for (int kk = k0s; kk < k1s; kk++) {
+				bool sd = kk > k0s || !fresh;
 				int64_t k0 = (int64_t)kk * gpu_mma_kstep(p->kind);
 				int64_t bo = gpu_wgmma_at(ob, k0, 0);
 				LLVMValueRef db = LLVMBuildAdd(bl, db0, cg_i64(c, bo >> 4), "");
@@ -124,6 +125,30 @@ static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVM
 		}
 	}
 	c->isa->wgmma_commit(c);
+}
+
+/* Every instruction of the dot (issue_steps over all k-steps). With max_num_imprecise_acc
+ * (p->imprecise, fp8: gpu_mma.h), each slice of that many k is summed into registers of
+ * its own, waited for and added to acc in fp32, so the dot is complete on return. */
+static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVMValueRef da0,
+		      const LLVMValueRef *regs, const gpu_wgmma_operand *ob, LLVMValueRef bbase, LLVMValueRef w1,
+		      LLVMValueRef *acc)
+{
+	if (!p->imprecise) {
+		issue_steps(c, p, oa, da0, regs, ob, bbase, w1, 0, p->ksteps, p->acc_zero, acc);
+		return;
+	}
+	int nslots = p->mreps * p->nreps * p->instr_n / 2, per = p->imprecise / gpu_mma_kstep(p->kind);
+	LLVMValueRef *part = ARENA_NEWN(c->a, LLVMValueRef, (size_t)nslots);
+	for (int k0 = 0; k0 < p->ksteps; k0 += per) {
+		for (int i = 0; i < nslots; i++)
+			part[i] = acc[i];
+		int k1 = k0 + per < p->ksteps ? k0 + per : p->ksteps;
+		issue_steps(c, p, oa, da0, regs, ob, bbase, w1, k0, k1, true, part);
+		c->isa->wgmma_wait(c, 0, part, nslots);
+		for (int i = 0; i < nslots; i++)
+			acc[i] = k0 == 0 && p->acc_zero ? part[i] : LLVMBuildFAdd(c->b, acc[i], part[i], "");
+	}
 }
 
 void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,

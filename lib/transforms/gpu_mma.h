@@ -36,13 +36,22 @@
  *              into a high part (its low 13 mantissa bits cleared) and the rest, and
  *              rest x high, high x rest, high x high accumulated in that order
  *   S8         int8 operands, int32 accumulator: mma.sync m16n8k32.s8.s8.s32
- * On sm_90a, F16 and BF16 into f32, TF32 (not x3) and S8 run on wgmma (below), the rest
- * on mma.sync.
+ *   E4M3, E5M2 fp8 operands (float8e4nv, float8e5; both the same), f32 accumulator:
+ *              mma.sync m16n8k32.f32.e4m3.e4m3.f32 on sm_89 and later (the fragments of
+ *              S8: four elements per register), wgmma m64nNk32 on sm_90a
+ * On sm_90a, F16 and BF16 into f32, TF32 (not x3), S8 and the fp8 kinds run on wgmma
+ * (below), the rest on mma.sync.
  * One k-step is 32 bytes of K (16, 8, 32 elements); A's fragments come through the same
  * ldmatrix.x4 for every kind (an 8x8 matrix of b16 is 8 rows of 16 bytes: 16 / eb
  * elements), B's through ldmatrix.x4.trans for the 16-bit kinds and through single loads
- * of the lane's elements for TF32 and S8 (ldmatrix transposes 16-bit units only). */
-typedef enum { GPU_MMA_F16, GPU_MMA_BF16, GPU_MMA_TF32, GPU_MMA_S8 } gpu_mma_kind;
+ * of the lane's elements for TF32, S8 and fp8 (ldmatrix transposes 16-bit units only). */
+typedef enum { GPU_MMA_F16, GPU_MMA_BF16, GPU_MMA_TF32, GPU_MMA_S8, GPU_MMA_E4M3, GPU_MMA_E5M2 } gpu_mma_kind;
+
+/* Whether kind k is one of the fp8 kinds. */
+static inline bool gpu_mma_fp8(gpu_mma_kind k)
+{
+	return k == GPU_MMA_E4M3 || k == GPU_MMA_E5M2;
+}
 
 /* Bytes per operand element of kind k, and the K of one mma.sync (32 bytes of K). */
 int gpu_mma_elem_bytes(gpu_mma_kind k);
@@ -63,6 +72,10 @@ typedef struct gpu_mma {
 	bool acc_zero;              /* 3: the accumulator is a constant zero (set by the
 				     * lowering): the first k-step ignores it (scale-d = 0),
 				     * so no instruction zeroes the registers of a wgmma */
+	int imprecise;              /* 3, fp8: max_num_imprecise_acc when it is less than K
+				     * (0: none): wgmma accumulates that many k at a time into
+				     * fresh registers, each group then added to the
+				     * accumulator in fp32, as Triton's (below) */
 } gpu_mma;
 
 /* Whether dot op (2-D, A M x K and B K x N of a kind above and its accumulator) runs on
@@ -134,7 +147,12 @@ int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);
  * k-step is 32 bytes of K as on mma.sync (8 or 32 elements); the ISA reads both operands
  * of these types K-major only (no transpose bits), so A is staged row-major and B (K x N)
  * column-major (order [0, 1]: storage rows are B's columns, swizzled along K), whatever
- * the loads' contiguity; their RS form is not used. The fp32 operands of tf32 are not
+ * the loads' contiguity; their RS form is not used. fp8 (m64nNk32.f32.e4m3.e4m3,
+ * .e5m2.e5m2) is read K-major only too, as int8; its products are exact but wgmma keeps
+ * fewer bits than fp32 while it accumulates them, so a dot with max_num_imprecise_acc =
+ * m < K (Triton's option; its default on sm_90 never splits) sums each m-deep slice of K
+ * into registers of their own (scale-d 0 on the slice's first k-step), waits for them, and
+ * adds them to the accumulator with fp32 adds. The fp32 operands of tf32 are not
  * rounded: they reach the tensor cores straight from shared memory (often from the
  * pipeline's cp.async ring), which read the tf32 part of each word and ignore its low 13
  * mantissa bits (truncation, as Triton's wgmma path; mma.sync rounds with cvt.rna). The

@@ -180,6 +180,48 @@ static void need_type(assigner *s, ir_op *op, int i, const ir_type *want)
 
 static void walk(assigner *s, ir_block *b, srcloc loc);
 
+/* The registers an A fragment layout may take per thread, in 32-bit words, for an A kept
+ * in registers through a loop: attention's Q at head dim 128 on 8 warps is 32. */
+enum { A_REGS_MAX_WORDS = 32 };
+
+/* mma.sync with an A that a loop reads but does not compute (attention's Q, made before
+ * the loop over K and V): A is converted once, before the outermost loop that leaves it
+ * invariant, into the layout of its fragments (gpu_mma_a_regs), so that each iteration
+ * takes it from registers instead of reading it again from shared memory with ldmatrix,
+ * as Triton keeps Q. Whether it did (the dot's A is then in registers). */
+static bool invariant_a_in_regs(assigner *s, ir_op *dot, const gpu_mma *p)
+{
+	ir_value *x = dot->operands[0];
+	const ir_type *t = x->type;
+	if (!has_layout(t) || t->rank != 2 || !x->def)
+		return false;
+	/* the outermost loop around the dot that x comes from outside of */
+	ir_op *loop = NULL;
+	for (ir_block *b = dot->parent; b && b->parent; b = b->parent->parent) {
+		ir_op *o = b->parent;
+		bool inside = false;
+		for (ir_block *d = x->def->parent; d; d = d->parent ? d->parent->parent : NULL)
+			inside |= d == b;
+		if (inside)
+			break;
+		if (o->code == IR_OP_FOR || o->code == IR_OP_WHILE)
+			loop = o;
+	}
+	gpu_layout al;
+	gpu_layout_mma_fill(&al, p->w0, 1);
+	int64_t words = ir_type_numel(t) * gpu_elem_bytes(t->elem) / (4 * (int64_t)s->warp * s->warps);
+	if (!loop || !gpu_mma_a_regs(p, &al) || words > A_REGS_MAX_WORDS)
+		return false;
+	const ir_type *want = typed(s, t, &al);
+	if (t != want) {
+		ir_op *cv = ir_op_create(s->c, IR_OP_CONVERT_LAYOUT, 1, &x, 1, &want, dot->loc);
+		ir_block_insert_before(loop->parent, loop, cv);
+		ir_op_set_operand(dot, 0, &cv->results[0]);
+		s->converts++;
+	}
+	return true;
+}
+
 /* Values that flow into each other (loop-carried values, yields, branch results) keep
  * one type: the block argument's or the result's, canonical unless the input had a
  * layout there already. */
@@ -343,6 +385,8 @@ static void assign_op(assigner *s, ir_op *op)
 		bool a_regs = mma && layout(op->operands[0]->type, &al) &&
 			      (p.version == 3 ? gpu_wgmma_a_regs(&p, &al) : gpu_mma_a_regs(&p, &al));
 		bool kmajor = mma && p.version == 3 && gpu_wgmma_kmajor(p.kind);
+		if (!a_regs && mma && p.version == 2)
+			a_regs = invariant_a_in_regs(s, op, &p);
 		if (!a_regs)
 			need_shared(s, op, 0, mma ? p.version : 0, kmajor);
 		need_shared(s, op, 1, mma ? p.version : 0, kmajor);

@@ -8,7 +8,7 @@
 
 int gpu_mma_elem_bytes(gpu_mma_kind k)
 {
-	return k == GPU_MMA_TF32 ? 4 : k == GPU_MMA_S8 ? 1 : 2;
+	return k == GPU_MMA_TF32 ? 4 : k == GPU_MMA_S8 || gpu_mma_fp8(k) ? 1 : 2;
 }
 
 int gpu_mma_kstep(gpu_mma_kind k)
@@ -17,8 +17,9 @@ int gpu_mma_kstep(gpu_mma_kind k)
 }
 
 /* The kind of a dot with operand elements e, accumulator (and result) elements acc: fp16
- * and bf16 into f32 (fp16 into f16 too), fp32 into f32 when the dot asks for tf32, int8
- * into int32; false for the rest (fp32 "ieee" and "tf32x3", fp64, fp8), which stay on FMA. */
+ * and bf16 into f32 (fp16 into f16 too), fp32 into f32 when the dot asks for tf32 (or
+ * tf32x3), int8 into int32, fp8 into f32; false for the rest (fp32 "ieee", fp64), which
+ * stay on FMA. */
 static bool operand_kind(const ir_op *dot, const ir_type *e, const ir_type *acc, gpu_mma *p)
 {
 	const ir_attr *prec = ir_op_attr(dot, "input_precision");
@@ -38,6 +39,10 @@ static bool operand_kind(const ir_op *dot, const ir_type *e, const ir_type *acc,
 	case IR_I8:
 		p->kind = GPU_MMA_S8;
 		return acc->kind == IR_I32;
+	case IR_F8E4NV:
+	case IR_F8E5:
+		p->kind = e->kind == IR_F8E4NV ? GPU_MMA_E4M3 : GPU_MMA_E5M2;
+		return acc->kind == IR_F32;
 	default:
 		return false;
 	}
@@ -56,8 +61,15 @@ bool gpu_mma_fits(const ir_op *dot, gpu_mma *p)
 		return false;
 	if (!operand_kind(dot, a->elem, r->elem, p))
 		return false;
-	/* max_num_imprecise_acc does not change these kinds (Triton applies it to fp8 only) */
 	p->M = r->shape[0], p->N = r->shape[1], p->K = a->shape[1];
+	/* max_num_imprecise_acc = m (fp8 only, as Triton's): at most m k are summed at wgmma's
+	 * precision before an fp32 add, so m <= K splits the dot's K (0: every k-step); absent
+	 * (Triton's default on sm_90 is 2^30) nothing is split */
+	const ir_attr *imp = ir_op_attr(dot, "max_num_imprecise_acc");
+	if (gpu_mma_fp8(p->kind) && imp && imp->kind == IR_ATTR_INT && imp->i >= 0 && imp->i <= p->K) {
+		int ks = gpu_mma_kstep(p->kind);
+		p->imprecise = imp->i < ks ? ks : (int)((imp->i + ks - 1) / ks * ks);
+	}
 	return p->M % 16 == 0 && p->N % 8 == 0 && p->K % gpu_mma_kstep(p->kind) == 0 && b->shape[0] == p->K;
 }
 
@@ -87,7 +99,7 @@ static bool chained(const ir_op *dot)
 bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p)
 {
 	*p = (gpu_mma){0};
-	if (cc < 80 || warp != 32 || !gpu_mma_fits(dot, p))
+	if (cc < 80 || warp != 32 || !gpu_mma_fits(dot, p) || (gpu_mma_fp8(p->kind) && cc < 89))
 		return false;
 	/* dots that feed each other (attention: QK^T, a softmax along its rows, then P V) put
 	 * every warp along M, as Triton does: the row reductions stay within a warp, and the

@@ -16,8 +16,8 @@ static int64_t nvmma_row(int64_t cols, int eb)
 }
 
 /* The kinds wgmma runs: fp16 and bf16 into f32 (m64nNk16), tf32 into f32 (m64nNk8, one
- * product: not tf32x3), int8 into int32 (m64nNk32). An fp16 accumulator stays on
- * mma.sync. */
+ * product: not tf32x3), int8 into int32 and fp8 into f32 (m64nNk32). An fp16 accumulator
+ * stays on mma.sync. */
 static bool wgmma_kind(const gpu_mma *p)
 {
 	switch (p->kind) {
@@ -25,17 +25,19 @@ static bool wgmma_kind(const gpu_mma *p)
 	case GPU_MMA_BF16: return true;
 	case GPU_MMA_TF32: return !p->x3;
 	case GPU_MMA_S8: return true;
+	case GPU_MMA_E4M3: return true;
+	case GPU_MMA_E5M2: return true;
 	}
 	return false;
 }
 
 bool gpu_wgmma_kmajor(gpu_mma_kind k)
 {
-	return k == GPU_MMA_TF32 || k == GPU_MMA_S8;
+	return k == GPU_MMA_TF32 || k == GPU_MMA_S8 || gpu_mma_fp8(k);
 }
 
-/* Whether n is an N of the kind's instruction: multiples of 8 up to 256; for int8 the
- * ISA lists 8, 16, 24, 32 and then multiples of 16 only. */
+/* Whether n is an N of the kind's instruction: multiples of 8 up to 256 (fp8 too); for
+ * int8 the ISA lists 8, 16, 24, 32 and then multiples of 16 only. */
 static bool instr_n_ok(const gpu_mma *p, int n)
 {
 	if (n < 8 || n > 256 || n % 8)
@@ -44,7 +46,7 @@ static bool instr_n_ok(const gpu_mma *p, int n)
 }
 
 /* The panel constraint of B: an N-major B (16-bit kinds) is read in panels of the swizzle
- * row along N, which an instruction's N must lie within or cover; a K-major B (tf32, int8)
+ * row along N, which an instruction's N must lie within or cover; a K-major B (tf32, int8, fp8)
  * has its panels along K, where every k-step (32 bytes) lies within one. */
 static bool b_panels_ok(const gpu_mma *p, int n)
 {

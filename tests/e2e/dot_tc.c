@@ -3,8 +3,9 @@
  * sm_80+), "tf32x3" (three m16n8k8 products on NVIDIA), "ieee" (FMA loops), int8 into
  * int32 (m16n8k32; on sm_90a the *_90a variants run tf32 and int8 on wgmma, m64nNk8 and
  * m64nNk32, both operands K-major in shared memory) and fp16 into an
- * fp16 accumulator (m16n8k16 .f16.f16), fp8 (e4m3, e5m2: FMA loops on every target), with A
- * and B row-major and transposed in memory,
+ * fp16 accumulator (m16n8k16 .f16.f16), fp8 (e4m3, e5m2: wgmma m64nNk32 on sm_90a,
+ * mma.sync m16n8k32 on sm_90, FMA loops on the CPUs; dot_fp8 with max_num_imprecise_acc),
+ * with A and B row-major and transposed in memory,
  * C = C0 + A @ B over a K loop masked on every edge, at 1, primes and non-multiples of the
  * blocks. Inputs are integers in [-2, 2] and C0 in [-8, 8], so that every product and sum
  * is exact in tf32, fp16 (|C| <= 4 K + 8 < 2048) and int32: the results must match an int64
@@ -26,6 +27,7 @@ typedef struct variant {
 	int BM, BN, BK;
 	int ta, tb;        /* A stored K x M, B stored N x K */
 	int fp8;           /* in is E2E_U8 holding fp8 bytes: 4 e4m3 (float8e4nv), 5 e5m2 */
+	const char *kernel; /* NULL: dot_tc; else dot_fp8 (same arguments) */
 } variant;
 
 /* The fp8 byte of the integer x in [-2, 2]: e4m3 (bias 7) or e5m2 (bias 15), written out. */
@@ -58,7 +60,7 @@ static void set_opnd(const variant *v, void *p, size_t i, double x)
 static void test_dot(const variant *v, int M, int N, int K, int uniform, uint64_t seed)
 {
 	e2e_begin("%s M=%d N=%d K=%d%s", v->name, M, N, K, uniform ? " uniform" : "");
-	tilert_kernel *k = e2e_kernel(v->name, "dot_tc");
+	tilert_kernel *k = e2e_kernel(v->name, v->kernel ? v->kernel : "dot_tc");
 	e2e_rng r = e2e_rng_new(seed);
 	int isz = e2e_dtype_size(v->in), csz = e2e_dtype_size(v->acc);
 	void *a = e2e_alloc((size_t)M * K * isz), *b = e2e_alloc((size_t)K * N * isz);
@@ -126,11 +128,19 @@ int main(int argc, char **argv)
 	    {"dot_tc_f16acc_t", E2E_F16, E2E_F16, 32, 16, 16, 1, 1},
 	    {"dot_tc_fp8e4", E2E_U8, E2E_F32, 64, 64, 32, 0, 0, 4},
 	    {"dot_tc_fp8e5_t", E2E_U8, E2E_F32, 64, 32, 32, 1, 1, 5},
+	    {"dot_tc_fp8e4_w8", E2E_U8, E2E_F32, 64, 64, 64, 0, 0, 4},
+	    {"dot_tc_fp8e5_90a", E2E_U8, E2E_F32, 128, 128, 64, 0, 0, 5},
+	    {"dot_tc_fp8e4_t_90a", E2E_U8, E2E_F32, 64, 64, 64, 1, 1, 4},
+	    {"dot_fp8e4_imp32_90a", E2E_U8, E2E_F32, 64, 128, 128, 0, 0, 4, "dot_fp8"},
+	    {"dot_fp8e5_imp64_90a", E2E_U8, E2E_F32, 128, 64, 128, 0, 0, 5, "dot_fp8"},
+	    {"dot_fp8e4_imp0", E2E_U8, E2E_F32, 64, 64, 64, 0, 0, 4, "dot_fp8"},
 	};
 	static const int sizes[][3] = {{1, 1, 1}, {33, 17, 45}, {64, 64, 64}, {40, 70, 100}, {150, 263, 97}};
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(vs); i++) {
 		for (size_t j = 0; j < E2E_ARRAY_SIZE(sizes); j++)
 			E2E_RUN(test_dot(&vs[i], sizes[j][0], sizes[j][1], sizes[j][2], 0, 13000 + 10 * i + j));
+		if (vs[i].fp8) /* several K blocks of 128 (max_num_imprecise_acc slices across them) */
+			E2E_RUN(test_dot(&vs[i], 70, 45, 300, 0, 13700 + i));
 		if (vs[i].in == E2E_F32) /* not fp8: [-1, 1] is not exact in fp8 */
 			E2E_RUN(test_dot(&vs[i], 70, 90, 131, 1, 13500 + i));
 	}

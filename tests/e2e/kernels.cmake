@@ -187,10 +187,23 @@ e2e_kernel(dot_tc dot_tc_i8_w8_90a dot_tc.py dot_tc "*i8, *i8, *i32, *i32, i32, 
 e2e_kernel(dot_tc dot_tc_f16acc dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 64, 64, 32, fp16, 0, 0, 0, 1")
 e2e_kernel(dot_tc dot_tc_f16acc_t dot_tc.py dot_tc "*fp16, *fp16, *fp16, *fp16, i32, i32, i32, 32, 16, 16, fp16, 0, 1, 1, 1"
            GPU_ARCH=sm_90a)
-# fp8 (FMA on every target; the sm_90a cubin too: no wgmma fp8 yet)
+# fp8: wgmma m64nNk32 on sm_90a (both operands K-major, as int8), mma.sync m16n8k32 on
+# sm_90 (sm_89 and later), FMA on the CPUs; dot_fp8 with max_num_imprecise_acc (fp8 only:
+# on wgmma each IMP-deep slice of K is summed apart and added in fp32)
 e2e_kernel(dot_tc dot_tc_fp8e4 dot_tc.py dot_tc "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 64, 32, fp32, 0, 0, 0, 0"
            GPU_ARCH=sm_90a)
 e2e_kernel(dot_tc dot_tc_fp8e5_t dot_tc.py dot_tc "*fp8e5, *fp8e5, *fp32, *fp32, i32, i32, i32, 64, 32, 32, fp32, 0, 1, 1, 0")
+e2e_kernel(dot_tc dot_tc_fp8e4_w8 dot_tc.py dot_tc "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 64, 64, fp32, 0, 0, 0, 0"
+           num_warps=8)
+e2e_kernel(dot_tc dot_tc_fp8e5_90a dot_tc.py dot_tc "*fp8e5, *fp8e5, *fp32, *fp32, i32, i32, i32, 128, 128, 64, fp32, 0, 0, 0, 0"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_tc_fp8e4_t_90a dot_tc.py dot_tc "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 64, 64, fp32, 0, 1, 1, 0"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_fp8e4_imp32_90a dot_tc.py dot_fp8 "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 128, 128, 32"
+           GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_fp8e5_imp64_90a dot_tc.py dot_fp8 "*fp8e5, *fp8e5, *fp32, *fp32, i32, i32, i32, 128, 64, 128, 64"
+           num_warps=8 GPU_ARCH=sm_90a)
+e2e_kernel(dot_tc dot_fp8e4_imp0 dot_tc.py dot_fp8 "*fp8e4nv, *fp8e4nv, *fp32, *fp32, i32, i32, i32, 64, 64, 64, 0")
 
 # ---- random.c: Philox (tl.rand, randn, randint, randint4x, philox, ...), bit for bit.
 #   rng32(out_u, out_f, seed, base, n, BLOCK, N_ROUNDS): the seed as i64 or as i32

@@ -33,7 +33,8 @@ static double ldm_word(const double m[8][16], int T, int e, int per)
 	return m[T / 4][per * (T % 4) + e];
 }
 
-/* The PTX ISA's fragment tables (mma.m16n8k16 .f16/.bf16, m16n8k8 .tf32, m16n8k32 .s8),
+/* The PTX ISA's fragment tables (mma.m16n8k16 .f16/.bf16, m16n8k8 .tf32, m16n8k32 .s8 and
+ * .e4m3/.e5m2),
  * thread T = 4 g + t: element e of A register q and of B register q. */
 static void isa_a(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
 {
@@ -42,7 +43,9 @@ static void isa_a(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
 	case GPU_MMA_TF32: /* a0..a3: rows g, g + 8, g, g + 8; cols t, t, t + 4, t + 4 */
 		*row = g + 8 * (q % 2), *col = t + 4 * (q / 2);
 		break;
-	case GPU_MMA_S8: /* a0..a15 (4 a register): rows g for i < 4 or 8 <= i < 12, cols 4t + (i & 3) (+16 for i >= 8) */
+	case GPU_MMA_S8: /* (and e4m3, e5m2: the same table) */
+	case GPU_MMA_E4M3:
+	case GPU_MMA_E5M2: /* a0..a15 (4 a register): rows g for i < 4 or 8 <= i < 12, cols 4t + (i & 3) (+16 for i >= 8) */
 		*row = g + 8 * (q % 2), *col = 4 * t + e + 16 * (q / 2);
 		break;
 	default: /* a0..a7 (2 a register): rows g (a0a1, a4a5) or g + 8; cols 2t + (i & 1) (+8 for i >= 4) */
@@ -59,7 +62,9 @@ static void isa_b(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
 	case GPU_MMA_TF32: /* b0, b1: rows t, t + 4 */
 		*row = t + 4 * q;
 		break;
-	case GPU_MMA_S8: /* b0..b7: rows 4t + (i & 3) (+16 for i >= 4) */
+	case GPU_MMA_S8:
+	case GPU_MMA_E4M3:
+	case GPU_MMA_E5M2: /* b0..b7: rows 4t + (i & 3) (+16 for i >= 4) */
 		*row = 4 * t + e + 16 * q;
 		break;
 	default: /* b0..b3: rows 2t + (i & 1) (+8 for i >= 2) */
@@ -199,7 +204,7 @@ int main(void)
 {
 	int plans = 0;
 	uint64_t x = 88172645463325252ull;
-	static const gpu_mma_kind kinds[] = {GPU_MMA_F16, GPU_MMA_TF32, GPU_MMA_S8};
+	static const gpu_mma_kind kinds[] = {GPU_MMA_F16, GPU_MMA_TF32, GPU_MMA_S8, GPU_MMA_E5M2};
 	for (size_t ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++)
 	for (int M = 16; M <= 256; M *= 2)
 		for (int N = 8; N <= 256; N *= 2)

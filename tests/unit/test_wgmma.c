@@ -292,10 +292,10 @@ int main(void)
 					plans++;
 				}
 	CHECK(plans > 100);
-	/* tf32 (k8) and int8 (k32): both operands K-major (A row-major, B stored transposed),
-	 * 4- and 1-byte elements, paneled along K when K's bytes pass 128 */
+	/* tf32 (k8), int8 and fp8 (k32): both operands K-major (A row-major, B stored
+	 * transposed), 4- and 1-byte elements, paneled along K when K's bytes pass 128 */
 	int kplans = 0;
-	for (int kind = GPU_MMA_TF32; kind <= GPU_MMA_S8; kind++)
+	for (int kind = GPU_MMA_TF32; kind <= GPU_MMA_E5M2; kind++)
 		for (int M = 64; M <= 256; M *= 2)
 			for (int N = 16; N <= 256; N += 16)
 				for (int K = 8; K <= 256; K *= 2)
@@ -326,6 +326,11 @@ int main(void)
 		CHECK(gpu_wgmma_plan_shape(&q, 4) && q.instr_n == 80 && q.ksteps == 1);
 		q = (gpu_mma){.kind = GPU_MMA_S8, .M = 64, .N = 64, .K = 16};
 		CHECK(!gpu_wgmma_plan_shape(&q, 4));
+		/* fp8's instruction N is any multiple of 8 (m64n40k32), int8's is not */
+		q = (gpu_mma){.kind = GPU_MMA_E4M3, .M = 64, .N = 40, .K = 64, .w0 = 4, .w1 = 1};
+		CHECK(gpu_wgmma_finish(&q, 40) && q.ksteps == 2 && gpu_wgmma_kmajor(q.kind));
+		q = (gpu_mma){.kind = GPU_MMA_S8, .M = 64, .N = 40, .K = 64, .w0 = 4, .w1 = 1};
+		CHECK(!gpu_wgmma_finish(&q, 40));
 		/* the RS form is fp16/bf16's only */
 		q = (gpu_mma){.kind = GPU_MMA_TF32, .M = 64, .N = 64, .K = 64};
 		gpu_layout al = {.kind = GPU_BLOCKED};

@@ -49,3 +49,27 @@ def dot_tc(a_ptr, b_ptr, c0_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.conste
         else:
             acc = tl.dot(a, b, acc)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=cmask)
+
+
+@triton.jit
+def dot_fp8(a_ptr, b_ptr, c0_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+            BK: tl.constexpr, IMP: tl.constexpr):
+    # fp8 (the pointers' element type) with max_num_imprecise_acc=IMP: C = C0 + A @ B, A and
+    # B row-major, every edge masked
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    cmask = (rm[:, None] < M) & (rn[None, :] < N)
+    acc = tl.load(c0_ptr + rm[:, None] * N + rn[None, :], mask=cmask, other=0)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        a = tl.load((a_ptr + rm[:, None] * K + kk[None, :]).to(tl.pointer_type(tl.uint8)),
+                    mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
+        b = tl.load((b_ptr + kk[:, None] * N + rn[None, :]).to(tl.pointer_type(tl.uint8)),
+                    mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
+        a = a.to(a_ptr.dtype.element_ty, bitcast=True)
+        b = b.to(b_ptr.dtype.element_ty, bitcast=True)
+        acc = tl.dot(a, b, acc, max_num_imprecise_acc=IMP)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=cmask)
