@@ -2000,8 +2000,16 @@ static void lower_op(cg *c, const ir_op *op)
 
 static void lower_block(cg *c, const ir_block *b)
 {
-	for (const ir_op *op = b->first; op; op = op->next)
+	/* the wgmma groups in flight on entry (a loop's back edge, a branch) are not
+	 * tracked, nor after control flow; a reduction's combine region changes nothing */
+	int outer = lg_prog->wgmma_groups;
+	lg_prog->wgmma_groups = -1;
+	for (const ir_op *op = b->first; op; op = op->next) {
 		lower_op(c, op);
+		if (op->code == IR_OP_FOR || op->code == IR_OP_WHILE || op->code == IR_OP_IF)
+			lg_prog->wgmma_groups = -1;
+	}
+	lg_prog->wgmma_groups = outer;
 }
 
 int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared)

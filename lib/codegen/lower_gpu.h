@@ -30,6 +30,9 @@ typedef struct gpu {
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
 	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
+	const ir_op *waited;    /* a dot_wait whose wait the dot before it made (lg_lower_dot) */
+	int wgmma_groups;       /* wgmma groups that may be in flight here, counted from the
+				 * last wait in this block; -1: not known (lg_lower_dot) */
 	/* the ring slots of the pipelined loop being lowered ({ring_slot} remi ops of its
 	 * body): their counters (phis) and the values they replace */
 	int nslots;

@@ -4,6 +4,8 @@
  * through lower_wgmma.c) or, where no instruction fits, as FMA loops over operands staged
  * in shared memory. The rest of the GPU lowering, and the helpers shared with it, are in
  * lower_gpu.c and lower_gpu.h. */
+#include <string.h>
+
 #include "codegen/lower_gpu.h"
 #include "codegen/lower_mma.h"
 #include "codegen/lower_wgmma.h"
@@ -61,16 +63,22 @@ void lg_lower_async_copy(cg *c, const ir_op *op)
 	}
 }
 
-/* dot_wait: the accumulator of in-flight wgmma dots, tied through wait_group. */
+/* dot_wait: the accumulator of in-flight wgmma dots, tied through wait_group (unless the
+ * dot before it waited for them too: lg_lower_dot). */
 void lg_lower_dot_wait(cg *c, const ir_op *op)
 {
+	if (op == lg_prog->waited)
+		return;
 	if (!c->isa->wgmma_wait)
 		cg_fail(c, op, "dot_wait needs warpgroup tensor cores (--target=sm_90a)");
 	gtile *x = lg_tget(c, op->operands[0]);
 	gtile *r = lg_new_tile(c, x->n);
 	for (int e = 0; e < x->n; e++)
 		r->v[e] = x->v[e];
-	c->isa->wgmma_wait(c, (int)ir_op_int(op, "pending", 0), r->v, r->n);
+	int pending = (int)ir_op_int(op, "pending", 0);
+	c->isa->wgmma_wait(c, pending, r->v, r->n);
+	if (lg_prog->wgmma_groups < 0 || lg_prog->wgmma_groups > pending)
+		lg_prog->wgmma_groups = pending;
 	lg_put(c, &op->results[0], r);
 }
 
@@ -185,7 +193,34 @@ void lg_lower_dot(cg *c, const ir_op *op)
 				lower_wgmma_issue_rs(c, &mp, as, lg_tget(c, a)->v, bp, bs, lg_prog->tid, r->v);
 			else
 				lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
-			lower_wgmma_wait(c, &mp, (int)ir_op_int(op, "wait", 0), r->v);
+			int pending = (int)ir_op_int(op, "wait", 0);
+			int groups = lg_prog->wgmma_groups < 0 ? -1 : lg_prog->wgmma_groups + (mp.imprecise ? 0 : 1);
+			if (mp.imprecise) /* its slices were waited for: none of its own in flight */
+				groups = lg_prog->wgmma_groups < 0 ? -1 : 0;
+			const ir_op *dw = op->next;
+			if (pending == 0 && dw && dw->code == IR_OP_DOT_WAIT && ir_op_int(dw, "pending", 0) == 0) {
+				/* a dot_wait right after a dot that waits for everything (attention's
+				 * first dot, then the second's accumulator of the iteration before):
+				 * one wait_group 0 ties both accumulators, as Triton's one wait */
+				gtile *x = lg_tget(c, dw->operands[0]), *w = lg_new_tile(c, x->n);
+				LLVMValueRef *all = ARENA_NEWN(c->a, LLVMValueRef, (size_t)(r->n + x->n));
+				memcpy(all, r->v, sizeof *all * (size_t)r->n);
+				memcpy(all + r->n, x->v, sizeof *all * (size_t)x->n);
+				c->isa->wgmma_wait(c, 0, all, r->n + x->n);
+				memcpy(r->v, all, sizeof *all * (size_t)r->n);
+				memcpy(w->v, all + r->n, sizeof *all * (size_t)x->n);
+				lg_put(c, &dw->results[0], w);
+				lg_prog->waited = dw;
+				lg_prog->wgmma_groups = 0;
+			} else if (groups >= 0 && groups <= pending) {
+				/* no more groups than the wait leaves in flight (attention's second
+				 * dot, {wait = 1}, after the first dot's wait for everything):
+				 * nothing to wait for */
+				lg_prog->wgmma_groups = groups;
+			} else {
+				lower_wgmma_wait(c, &mp, pending, r->v);
+				lg_prog->wgmma_groups = pending;
+			}
 		} else
 			lower_mma_dot(c, &mp, ap, bp, as, bs, a_regs ? lg_tget(c, a)->v : NULL, lg_prog->tid, r->v);
 		lg_put(c, &op->results[0], r);

@@ -3,7 +3,9 @@
  *     around and signedness of the type);
  *   - x + 0, x - 0, x * 1, x // 1, x | 0, x ^ 0, x << 0 on integers become x;
  *   - splat, broadcast and expand_dims of a constant become a constant of the new type;
- *   - select on a constant condition picks its arm; casts of integer constants fold.
+ *   - select on a constant condition picks its arm; casts of integer constants fold;
+ *   - a comparison of ranges of known bounds (make_range, constants, through expand_dims,
+ *     broadcast, exti) that holds or fails everywhere becomes a constant; m & true is m;
  *   - an `if` or `for` without results whose regions hold nothing but their yield goes.
  * Floating-point identities are left alone (x + 0.0 is not x for x = -0.0). */
 #include <stdint.h>
@@ -99,6 +101,56 @@ static ir_value *make_const_like(ir_context *c, ir_op *at, const ir_type *t, con
 	if (v->kind == IR_ATTR_FLOAT)
 		return ir_const_float(&b, t, v->f);
 	return ir_const_int(&b, t, v->i);
+}
+
+/* The values an integer tile or scalar v can hold, when they are known: a constant
+ * [k, k], a make_range [start, end - 1], and those through expand_dims, broadcast and
+ * exti (of the signed values they are). */
+static bool int_bounds(const ir_value *v, int64_t *lo, int64_t *hi)
+{
+	const ir_op *d = v->def;
+	int64_t k;
+	if (const_int(v, &k)) {
+		*lo = *hi = k;
+		return true;
+	}
+	if (!d)
+		return false;
+	switch (d->code) {
+	case IR_OP_MAKE_RANGE: {
+		int64_t st = ir_op_int(d, "start", 0), en = ir_op_int(d, "end", 0);
+		if (en <= st)
+			return false;
+		*lo = st, *hi = en - 1;
+		return true;
+	}
+	case IR_OP_EXPAND_DIMS:
+	case IR_OP_BROADCAST:
+		return int_bounds(d->operands[0], lo, hi);
+	case IR_OP_EXTI:
+		return ir_type_is_signed(ir_type_elem(d->operands[0]->type)) && int_bounds(d->operands[0], lo, hi);
+	default:
+		return false;
+	}
+}
+
+/* A comparison that holds (1) or fails (0) for every element of operand ranges [a0, a1]
+ * and [b0, b1]; -1 when it depends on the element. */
+static int cmp_bounds(const char *pred, int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+	if (!strcmp(pred, "lt"))
+		return a1 < b0 ? 1 : a0 >= b1 ? 0 : -1;
+	if (!strcmp(pred, "le"))
+		return a1 <= b0 ? 1 : a0 > b1 ? 0 : -1;
+	if (!strcmp(pred, "gt"))
+		return a0 > b1 ? 1 : a1 <= b0 ? 0 : -1;
+	if (!strcmp(pred, "ge"))
+		return a0 >= b1 ? 1 : a1 < b0 ? 0 : -1;
+	if (!strcmp(pred, "eq") || !strcmp(pred, "ne")) {
+		int eq = a0 == a1 && b0 == b1 && a0 == b0 ? 1 : a1 < b0 || b1 < a0 ? 0 : -1;
+		return eq < 0 || !strcmp(pred, "eq") ? eq : !eq;
+	}
+	return -1;
 }
 
 static bool is_identity(ir_opcode code, int side, int64_t k)
@@ -205,7 +257,7 @@ static int sink_trans(ir_context *c, ir_func *f, ir_op *op)
 
 static int simplify(ir_context *c, ir_func *f, ir_op *op)
 {
-	int64_t a, b, r;
+	int64_t a = 0, b = 0, r;
 	const ir_type *t = op->nresults == 1 ? op->results[0].type : NULL;
 	switch (op->code) {
 	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVI: case IR_OP_REMI:
@@ -225,16 +277,42 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			replace(f, op, op->operands[1]);
 			return 1;
 		}
+		/* masks: m & true is m, m & false is false (i1) */
+		if (op->code == IR_OP_ANDI && ir_type_elem(t)->kind == IR_I1 && (ka || kb)) {
+			int64_t k = kb ? b : a;
+			ir_value *other = op->operands[kb ? 0 : 1];
+			if (k && other->type == t) {
+				replace(f, op, other);
+				return 1;
+			}
+			if (!k) {
+				ir_builder bl = {c, op->parent, op, op->loc};
+				replace(f, op, ir_const_int(&bl, t, 0));
+				return 1;
+			}
+		}
 		return 0;
 	}
 	case IR_OP_CMPI: {
 		const ir_attr *p = ir_op_attr(op, "pred");
+		bool sgn = ir_type_is_signed(ir_type_elem(op->operands[0]->type));
 		if (p && p->kind == IR_ATTR_STR && const_int(op->operands[0], &a) &&
-		    const_int(op->operands[1], &b) &&
-		    fold_cmp(p->s, ir_type_is_signed(ir_type_elem(op->operands[0]->type)), a, b, &r)) {
+		    const_int(op->operands[1], &b) && fold_cmp(p->s, sgn, a, b, &r)) {
 			ir_builder bl = {c, op->parent, op, op->loc};
 			replace(f, op, ir_const_int(&bl, t, r));
 			return 1;
+		}
+		/* a range against a bound it never crosses (a block's own columns against its
+		 * width: tensor descriptors' masks): the same answer for every element */
+		int64_t a0, a1, b0, b1;
+		if (p && p->kind == IR_ATTR_STR && int_bounds(op->operands[0], &a0, &a1) &&
+		    int_bounds(op->operands[1], &b0, &b1) && (sgn || (a0 >= 0 && b0 >= 0))) {
+			int k = cmp_bounds(p->s, a0, a1, b0, b1);
+			if (k >= 0) {
+				ir_builder bl = {c, op->parent, op, op->loc};
+				replace(f, op, ir_const_int(&bl, t, k));
+				return 1;
+			}
 		}
 		return 0;
 	}

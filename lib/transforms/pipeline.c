@@ -252,6 +252,15 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 }
 
 /* The top-level op of body that holds op (op itself, or the op whose region nests it). */
+/* Whether op is a wgmma dot (#mma version 3) that waits for every group in flight
+ * (no {wait}). */
+static bool wgmma_sync_dot(const ir_op *op)
+{
+	gpu_layout l;
+	return op->code == IR_OP_DOT && op->results[0].type->layout &&
+	       gpu_layout_parse(op->results[0].type->layout, &l) && l.mma == 3 && !ir_op_int(op, "wait", 0);
+}
+
 static ir_op *top_level(ir_block *body, ir_op *op)
 {
 	while (op && op->parent != body)
@@ -499,9 +508,17 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_op *acc_use;
 	ir_op *adot = async_dot(p, body, st, n, &acc_k, &acc_use);
 	if (adot && acc_use) {
-		/* the chained form: the carried accumulator waited for before its first reader */
+		/* the chained form: the carried accumulator waited for before its first reader,
+		 * or right after an earlier wgmma dot that waits for everything (attention's
+		 * first dot): the lowering makes one wait of the two */
 		ir_value *arg = body->args[1 + acc_k];
-		ir_builder wb = {p->c, body, acc_use, acc_use->loc};
+		ir_op *at = acc_use;
+		for (ir_op *o = body->first; o && o != acc_use; o = o->next)
+			if (o != adot && wgmma_sync_dot(o)) {
+				at = o->next;
+				break;
+			}
+		ir_builder wb = {p->c, body, at, acc_use->loc};
 		ir_op *dw = ir_build(&wb, IR_OP_DOT_WAIT, 1, &arg, 1, &arg->type);
 		ir_op_set_int(p->c, dw, "pending", 0);
 		ir_replace_uses_in(body, arg, &dw->results[0]);
