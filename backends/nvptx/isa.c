@@ -248,6 +248,7 @@ const gpu_isa nvptx_isa = {
     .fdiv = fdiv,
     .atomic = nvptx_atomic,
     .ldmatrix = nvptx_ldmatrix,
+    .stmatrix = nvptx_stmatrix,
     .mma = nvptx_mma,
     .cp_async = nvptx_cp_async,
     .cp_async_commit = nvptx_cp_async_commit,

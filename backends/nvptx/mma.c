@@ -60,6 +60,20 @@ static LLVMValueRef to_tf32(cg *c, LLVMValueRef x)
 	return LLVMBuildCall2(c->b, ft, declare(c, "llvm.nvvm.f2tf32.rna", ft), &f, 1, "");
 }
 
+void nvptx_stmatrix(cg *c, LLVMValueRef p, const LLVMValueRef *regs)
+{
+	/* inline PTX: LLVM 19 has no stmatrix intrinsic; the shared address as 32 bits
+	 * (-nvptx-short-ptr) */
+	static const char text[] = "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};";
+	static const char cons[] = "r,r,r,r,r,~{memory}";
+	LLVMTypeRef params[5] = {c->t_i32, c->t_i32, c->t_i32, c->t_i32, c->t_i32};
+	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), params, 5, 0);
+	LLVMValueRef fn = LLVMGetInlineAsm(fty, (char *)text, sizeof text - 1, (char *)cons, sizeof cons - 1, 1, 0,
+					   LLVMInlineAsmDialectATT, 0);
+	LLVMValueRef args[5] = {LLVMBuildPtrToInt(c->b, p, c->t_i32, ""), regs[0], regs[1], regs[2], regs[3]};
+	LLVMBuildCall2(c->b, fty, fn, args, 5, "");
+}
+
 /* fp8 (sm_89 and later; PTX 8.4): inline PTX, which LLVM 19 has no intrinsic for. The
  * fragments are S8's: four elements per register. */
 static void mma_fp8(cg *c, int kind, const LLVMValueRef *a, const LLVMValueRef *b, LLVMValueRef *acc)

@@ -8,8 +8,10 @@
 LLVMValueRef nvptx_atomic(cg *c, const cg_atomic *a);
 
 /* mma.c: gpu_isa.ldmatrix and gpu_isa.mma, mma.sync through LLVM's NVVM intrinsics;
+ * gpu_isa.stmatrix (inline PTX);
  * gpu_isa.narrow_pair, cvt.rn.{f16x2,bf16x2}.f32. */
 void nvptx_ldmatrix(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
+void nvptx_stmatrix(cg *c, LLVMValueRef p, const LLVMValueRef *regs);
 void nvptx_mma(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 void nvptx_narrow_pair(cg *c, LLVMValueRef lo, LLVMValueRef hi, bool bf16, LLVMValueRef *out);
 

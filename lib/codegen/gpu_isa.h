@@ -43,6 +43,11 @@ typedef struct gpu_isa {
 	 * 16-bit kinds, m16n8k8 for TF32 (whose fp32 inputs it rounds to tf32 first),
 	 * m16n8k32 for S8 and the fp8 kinds (f32 accumulators; sm_89 and later). */
 	void (*ldmatrix)(cg *c, LLVMValueRef p, int n, bool trans, LLVMValueRef *out);
+	/* stmatrix (sm_90 and later; the lowering checks the arch): four 8x8 matrices of
+	 * 16-bit elements to shared memory, the inverse of ldmatrix.x4: regs (4 i32, two
+	 * elements each, in the mma fragment layout: lane L holds row L / 4, columns
+	 * 2 (L % 4) and + 1 of each matrix), p the address of row L % 8 of matrix L / 8. */
+	void (*stmatrix)(cg *c, LLVMValueRef p, const LLVMValueRef *regs);
 	void (*mma)(cg *c, int kind, LLVMValueRef *a, LLVMValueRef *b, LLVMValueRef *acc);
 #define GPU_ISA_MMA_F16 0
 #define GPU_ISA_MMA_BF16 1

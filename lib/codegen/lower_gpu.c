@@ -32,11 +32,6 @@ gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
 /* ---- values --------------------------------------------------------------------------- */
 
-static bool is_tile(const ir_type *t)
-{
-	return t->kind == IR_TILE;
-}
-
 LLVMValueRef lg_sget(cg *c, const ir_value *v)
 {
 	LLVMValueRef x = ir_ptrmap_get(&c->vals, v);
@@ -323,7 +318,7 @@ LLVMValueRef lg_owned(cg *c, const ir_type *t, int e)
 /* Element e of operand v: a tile's own element, or a scalar broadcast. */
 LLVMValueRef lg_opnd(cg *c, const ir_value *v, int e)
 {
-	if (is_tile(v->type))
+	if (lg_is_tile(v->type))
 		return lg_tget(c, v)->v[e];
 	return lg_sget(c, v);
 }
@@ -492,7 +487,7 @@ static void lower_elementwise(cg *c, const ir_op *op)
 {
 	const ir_type *rt = op->results[0].type;
 	LLVMValueRef a[4];
-	if (!is_tile(rt)) {
+	if (!lg_is_tile(rt)) {
 		for (int k = 0; k < op->noperands; k++)
 			a[k] = lg_sget(c, op->operands[k]);
 		lg_put(c, &op->results[0], cg_scalar_op(c, op, a, rt));
@@ -500,11 +495,11 @@ static void lower_elementwise(cg *c, const ir_op *op)
 	}
 	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	for (int k = 0; k < op->noperands; k++)
-		if (is_tile(op->operands[k]->type) && lg_tget(c, op->operands[k])->n != r->n)
+		if (lg_is_tile(op->operands[k]->type) && lg_tget(c, op->operands[k])->n != r->n)
 			cg_fail(c, op, "internal: operand %d of %s holds %d elements per thread, its result %d "
 				"(their layouts differ)", k, ir_ops[op->code].name, lg_tget(c, op->operands[k])->n, r->n);
 	int e = 0;
-	if (op->code == IR_OP_TRUNCF && c->isa->narrow_pair && is_tile(op->operands[0]->type) &&
+	if (op->code == IR_OP_TRUNCF && c->isa->narrow_pair && lg_is_tile(op->operands[0]->type) &&
 	    op->operands[0]->type->elem->kind == IR_F32 && (rt->elem->kind == IR_F16 || rt->elem->kind == IR_BF16)) {
 		const ir_attr *rnd = ir_op_attr(op, "rounding");
 		if (!rnd || (rnd->kind == IR_ATTR_STR && !strcmp(rnd->s, "rtne")))
@@ -662,7 +657,7 @@ static void lower_join_split(cg *c, const ir_op *op)
 	lg_to_smem(c, op->operands[0], 0);
 	lg_barrier(c);
 	for (int k = 0; k < 2; k++) {
-		if (!is_tile(ht)) {
+		if (!lg_is_tile(ht)) {
 			lg_put(c, &op->results[k], lg_from_smem(c, ht, 0, cg_i32(c, k)));
 			continue;
 		}
@@ -747,7 +742,7 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 					   !pure, 0, LLVMInlineAsmDialectATT, 0);
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(c->ctx);
 	const ir_type *r0 = op->results[0].type;
-	bool tile = is_tile(r0);
+	bool tile = lg_is_tile(r0);
 	int total = tile ? lg_slots(c, r0) : 1;
 	gtile *res[8] = {0};
 	LLVMValueRef sres[8] = {0};
@@ -767,7 +762,7 @@ static void lower_inline_asm(cg *c, const ir_op *op)
 				for (int q = 0; q < per; q++) {
 					int e = e0 + j + q;
 					LLVMValueRef x = e >= total ? LLVMGetUndef(et)
-						       : is_tile(v->type) ? lg_opnd(c, v, e) : lg_sget(c, v);
+						       : lg_is_tile(v->type) ? lg_opnd(c, v, e) : lg_sget(c, v);
 					if (per == 1)
 						reg = x;
 					else
@@ -823,6 +818,98 @@ static void exchange(cg *c, const ir_op *op, int res, remap_fn f, int64_t pitch)
 	lg_put(c, &op->results[res], r);
 }
 
+/* stmatrix's view of a tile type t in an #mma layout (v2 and v3 are): in slots 8 g ..
+ * 8 g + 7 every thread holds four 8x8 matrices in the mma fragment layout (slots 8 g + 2 k
+ * and + 1: row R + L / 4, columns C + 2 (L % 4) and + 1 of matrix k, for lane L), matrix k
+ * of group g at (row, col) = (r[g] + dr[k], c[g] + dc[k]) in warp 0 and shifted alike in
+ * every slot by each warp. Checked for every thread; false when t's layout is not so. */
+typedef struct stm_plan {
+	int64_t r[64], c[64]; /* per group (at most 64 groups: 512 slots) */
+	int64_t dr[4], dc[4];
+} stm_plan;
+
+static bool stmatrix_plan(const gpu_layout *l, const ir_type *t, int warp, int T, int n, stm_plan *sp)
+{
+	int64_t w = t->shape[1];
+	if (n % 8 || n / 8 > 64)
+		return false;
+	for (int e = 0; e < n; e += 2) {
+		int64_t f = gpu_layout_flat(l, t->shape, 2, warp, 0, e);
+		int g = e / 8, k = (e % 8) / 2;
+		if (k == 0)
+			sp->r[g] = f / w, sp->c[g] = f % w;
+		int64_t dr = f / w - sp->r[g], dc = f % w - sp->c[g];
+		if (g == 0)
+			sp->dr[k] = dr, sp->dc[k] = dc;
+		else if (dr != sp->dr[k] || dc != sp->dc[k])
+			return false;
+	}
+	for (int th = 0; th < T; th++) {
+		int lane = th % warp, t0 = th - lane;
+		/* the warp's shift, from its lane 0's first slot */
+		int64_t f00 = gpu_layout_flat(l, t->shape, 2, warp, t0, 0);
+		int64_t wr = f00 / w - sp->r[0], wc = f00 % w - sp->c[0];
+		for (int e = 0; e < n; e++) {
+			int g = e / 8, k = (e % 8) / 2;
+			int64_t want = (sp->r[g] + sp->dr[k] + wr + lane / 4) * w + sp->c[g] + sp->dc[k] + wc + 2 * (lane % 4) + e % 2;
+			if (gpu_layout_flat(l, t->shape, 2, warp, th, e) != want)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The stores of convert_through_smem with stmatrix (sm_90 and later) when the source is
+ * a 16-bit tile in an #mma layout: one instruction per four 8x8 matrices (a thread's 8
+ * slots) instead of a store per pair. Each lane gives the address of row L % 8 of matrix
+ * L / 8 in the buffer of rows `pitch` elements apart (16-byte aligned): one address per
+ * lane, computed once, plus each group's constant offset. Whether it did. */
+static bool store_stmatrix(cg *c, const ir_value *v, int64_t pitch)
+{
+	const ir_type *t = v->type;
+	const gpu_layout *l = &lg_tile_layout(c, t)->l;
+	gtile *g = lg_tget(c, v);
+	stm_plan sp;
+	if (!c->isa->stmatrix || lg_prog->cc < 90 || lg_prog->warp != 32 || t->rank != 2 || !l->mma ||
+	    gpu_elem_bytes(t->elem) != 2 || t->elem->kind == IR_I1 || t->shape[1] % 8 || (pitch * 2) % 16 ||
+	    !stmatrix_plan(l, t, lg_prog->warp, lg_prog->T, g->n, &sp))
+		return false;
+	int64_t n = t->shape[1];
+	int64_t need = t->shape[0] * pitch * 2;
+	if (need > lg_prog->smem_bytes)
+		lg_prog->smem_bytes = need;
+	LLVMBuilderRef b = c->b;
+	LLVMValueRef lane = LLVMBuildURem(b, lg_prog->tid, cg_i32(c, 32), "");
+	/* the warp's first element: this thread's slot 0 less its lane's place in the matrix */
+	LLVMValueRef mine = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildUDiv(b, lane, cg_i32(c, 4), ""), cg_i32(c, n), ""),
+					 LLVMBuildMul(b, LLVMBuildURem(b, lane, cg_i32(c, 4), ""), cg_i32(c, 2), ""), "");
+	LLVMValueRef f00 = LLVMBuildSub(b, lg_owned(c, t, 0), mine, "");
+	LLVMValueRef row = LLVMBuildAdd(b, LLVMBuildUDiv(b, f00, cg_i32(c, n), ""), LLVMBuildURem(b, lane, cg_i32(c, 8), ""), "");
+	LLVMValueRef col = LLVMBuildURem(b, f00, cg_i32(c, n), "");
+	/* matrix L / 8 of the group: its row and column shift */
+	LLVMValueRef which = LLVMBuildUDiv(b, lane, cg_i32(c, 8), ""), dr = cg_i32(c, sp.dr[0]), dc = cg_i32(c, sp.dc[0]);
+	for (int k = 1; k < 4; k++) {
+		LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, which, cg_i32(c, k), "");
+		dr = LLVMBuildSelect(b, is, cg_i32(c, sp.dr[k]), dr, "");
+		dc = LLVMBuildSelect(b, is, cg_i32(c, sp.dc[k]), dc, "");
+	}
+	LLVMValueRef base = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildAdd(b, row, dr, ""), cg_i32(c, pitch), ""),
+					 LLVMBuildAdd(b, col, dc, ""), "");
+	LLVMTypeRef pair = LLVMVectorType(cg_mem_type(c, t->elem), 2);
+	for (int e = 0; e < g->n; e += 8) {
+		LLVMValueRef regs[4];
+		for (int k = 0; k < 4; k++) {
+			LLVMValueRef x = LLVMGetPoison(pair);
+			x = LLVMBuildInsertElement(b, x, g->v[e + 2 * k], cg_i32(c, 0), "");
+			x = LLVMBuildInsertElement(b, x, g->v[e + 2 * k + 1], cg_i32(c, 1), "");
+			regs[k] = LLVMBuildBitCast(b, x, c->t_i32, "");
+		}
+		int64_t off = (sp.r[e / 8] - sp.r[0]) * pitch + sp.c[e / 8] - sp.c[0];
+		c->isa->stmatrix(c, lg_smem_at(c, t->elem, 0, LLVMBuildAdd(b, base, cg_i32(c, off), "")), regs);
+	}
+	return true;
+}
+
 /* convert_layout between register layouts (GPU_EXCHANGE): through a buffer of rows
  * gpu_exchange_pitch apart (no bank conflicts for an #mma source), each run of
  * consecutive elements the result's layout gives a thread along the last dimension read
@@ -835,7 +922,8 @@ static void convert_through_smem(cg *c, const ir_op *op)
 	int64_t n = src->type->rank ? src->type->shape[src->type->rank - 1] : 1, pitch = gpu_exchange_pitch(src->type);
 	int64_t nr = rt->rank ? rt->shape[rt->rank - 1] : 1, eb = gpu_elem_bytes(e);
 	lg_lead_barrier(c); /* earlier readers of shared memory are done */
-	store_tile_pitch(c, src, 0, NULL, pitch);
+	if (!store_stmatrix(c, src, pitch))
+		store_tile_pitch(c, src, 0, NULL, pitch);
 	lg_barrier(c);
 	gtile *r = lg_new_tile(c, lg_slots(c, rt));
 	int dim = 0;
@@ -866,7 +954,7 @@ static void lower_shape(cg *c, const ir_op *op)
 	switch (op->code) {
 	case IR_OP_CONSTANT: {
 		LLVMValueRef v = cg_const_value(c, op, ir_type_elem(rt));
-		if (!is_tile(rt)) {
+		if (!lg_is_tile(rt)) {
 			lg_put(c, &op->results[0], v);
 			return;
 		}
@@ -903,7 +991,7 @@ static void lower_shape(cg *c, const ir_op *op)
 	case IR_OP_MULTIPLE_OF:
 	case IR_OP_MAX_CONTIGUOUS:
 	case IR_OP_CONVERT_LAYOUT:
-		if (!is_tile(rt)) { /* a hint on a scalar (tl.multiple_of(lo, BLOCK)): the value */
+		if (!lg_is_tile(rt)) { /* a hint on a scalar (tl.multiple_of(lo, BLOCK)): the value */
 			lg_put(c, &op->results[0], lg_sget(c, x));
 			return;
 		}
@@ -913,7 +1001,7 @@ static void lower_shape(cg *c, const ir_op *op)
 		}
 		/* fall through */
 	case IR_OP_BROADCAST:
-		if (!is_tile(x->type)) { /* broadcast of a scalar */
+		if (!lg_is_tile(x->type)) { /* broadcast of a scalar */
 			gtile *r = lg_new_tile(c, lg_slots(c, rt));
 			for (int e = 0; e < r->n; e++)
 				r->v[e] = lg_sget(c, x);
@@ -965,7 +1053,7 @@ static LLVMValueRef pred_load(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef
 	return phi;
 }
 
-static void pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, unsigned align)
+void lg_pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, unsigned align)
 {
 	if (!m) {
 		LLVMValueRef s = LLVMBuildStore(c->b, v, p);
@@ -1002,11 +1090,11 @@ static void lower_load(cg *c, const ir_op *op)
 	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
 	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
 	LLVMTypeRef mt = cg_mem_type(c, e);
-	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
+	if (!lg_is_tile(p->type) && p->type->elem->kind == IR_TILE) {
 		load_block_ptr(c, op);
 		return;
 	}
-	if (!is_tile(rt)) {
+	if (!lg_is_tile(rt)) {
 		LLVMValueRef v = pred_load(c, lg_sget(c, p), mt, m ? lg_sget(c, m) : NULL, o ? lg_sget(c, o) : NULL,
 					   (unsigned)gpu_elem_bytes(e));
 		lg_put(c, &op->results[0], e->kind == IR_I1 ? LLVMBuildTrunc(c->b, v, c->t_i1, "") : v);
@@ -1145,7 +1233,7 @@ static void lower_store(cg *c, const ir_op *op)
 	const ir_value *p = op->operands[0], *v = op->operands[1];
 	const ir_value *m = op->noperands > 2 ? op->operands[2] : NULL;
 	const ir_type *e = ir_type_elem(v->type);
-	if (!is_tile(p->type) && p->type->elem->kind == IR_TILE) {
+	if (!lg_is_tile(p->type) && p->type->elem->kind == IR_TILE) {
 		const ir_type *tt = p->type->elem;
 		int64_t n = ir_type_numel(tt);
 		for (int k = 0; k < lg_per_thread(n); k++) {
@@ -1154,16 +1242,16 @@ static void lower_store(cg *c, const ir_op *op)
 			LLVMValueRef x = lg_opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-			pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)gpu_elem_bytes(e));
+			lg_pred_store(c, addr, x, owner_only(c, n, inb), (unsigned)gpu_elem_bytes(e));
 		}
 		return;
 	}
-	if (!is_tile(p->type)) {
+	if (!lg_is_tile(p->type)) {
 		/* a scalar store: one thread does it */
 		LLVMValueRef x = lg_sget(c, v);
 		if (e->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		pred_store(c, lg_sget(c, p), x, owner_only(c, 1, m ? lg_sget(c, m) : NULL), (unsigned)gpu_elem_bytes(e));
+		lg_pred_store(c, lg_sget(c, p), x, owner_only(c, 1, m ? lg_sget(c, m) : NULL), (unsigned)gpu_elem_bytes(e));
 		return;
 	}
 	int64_t n = ir_type_numel(p->type);
@@ -1176,14 +1264,14 @@ static void lower_store(cg *c, const ir_op *op)
 			LLVMValueRef x = lg_opnd(c, v, k);
 			if (e->kind == IR_I1)
 				x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-			pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)gpu_elem_bytes(e));
+			lg_pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)gpu_elem_bytes(e));
 			continue;
 		}
 		LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)w);
 		LLVMValueRef x = LLVMGetPoison(vt);
 		for (int j = 0; j < w; j++)
 			x = LLVMBuildInsertElement(c->b, x, lg_opnd(c, v, k + j), cg_i32(c, j), "");
-		pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
+		lg_pred_store(c, lg_opnd(c, p, k), x, mv, (unsigned)(w * gpu_elem_bytes(e)));
 	}
 }
 
@@ -1225,7 +1313,7 @@ static void lower_atomic(cg *c, const ir_op *op)
 	bool cas = op->code == IR_OP_ATOMIC_CAS;
 	const ir_value *m = !cas && op->noperands > 2 ? op->operands[2] : NULL;
 	const ir_type *rt = op->results[0].type, *e = ir_type_elem(rt);
-	bool tile = is_tile(rt);
+	bool tile = lg_is_tile(rt);
 	int64_t n = tile ? ir_type_numel(rt) : 1;
 	int E = tile ? lg_per_thread(n) : 1;
 	gtile *r = tile ? lg_new_tile(c, E) : NULL;
@@ -1270,7 +1358,7 @@ static void lower_atomic(cg *c, const ir_op *op)
 			lg_prog->smem_bytes = need;
 		LLVMValueRef owner = LLVMBuildICmp(c->b, LLVMIntULT, lg_prog->tid, cg_i32(c, n), "");
 		for (int i = 0; i < E; i++)
-			pred_store(c, lg_smem_at(c, e, 0, lg_owned_index(c, n, i)), out[i], owner,
+			lg_pred_store(c, lg_smem_at(c, e, 0, lg_owned_index(c, n, i)), out[i], owner,
 				   (unsigned)gpu_elem_bytes(e));
 		lg_barrier(c);
 		for (int i = 0; i < E; i++)
@@ -1282,39 +1370,7 @@ static void lower_atomic(cg *c, const ir_op *op)
 		lg_put(c, &op->results[0], out[0]);
 }
 
-/* ---- reductions, scans, dot --------------------------------------------------------------- */
-
-static void lower_block(cg *c, const ir_block *b);
-
-static void combine(cg *c, const ir_block *region, LLVMValueRef *in, int n2, LLVMValueRef *out)
-{
-	for (int k = 0; k < n2; k++)
-		lg_put(c, region->args[k], in[k]);
-	lower_block(c, region);
-	const ir_op *y = cg_terminator(region);
-	for (int k = 0; y && k < y->noperands; k++)
-		out[k] = lg_sget(c, y->operands[k]);
-}
-
-static LLVMValueRef shfl_xor(cg *c, LLVMValueRef v, int lane_mask)
-{
-	LLVMTypeRef t = LLVMTypeOf(v);
-	LLVMValueRef x = t == c->t_f32 || t == c->t_i32 ? v : NULL;
-	if (!x) {
-		/* widen narrow types to 32 bits for the shuffle */
-		if (t == c->t_f16 || t == c->t_bf16)
-			x = LLVMBuildZExt(c->b, LLVMBuildBitCast(c->b, v, c->t_i16, ""), c->t_i32, "");
-		else
-			x = LLVMBuildZExt(c->b, v, c->t_i32, "");
-	}
-	LLVMValueRef r = c->isa->shfl_xor(c, x, lane_mask, lg_prog->warp, lg_prog->tid);
-	if (t == c->t_f32 || t == c->t_i32)
-		return r;
-	if (t == c->t_f16 || t == c->t_bf16)
-		return LLVMBuildBitCast(c->b, LLVMBuildTrunc(c->b, r, c->t_i16, ""), t, "");
-	return LLVMBuildTrunc(c->b, r, t, "");
-}
-
+/* ---- loops in registers ---------------------------------------------------------------- */
 
 void lg_philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
 			 LLVMValueRef bound, int n, const LLVMValueRef *init)
@@ -1348,287 +1404,6 @@ void lg_philoop_close(cg *c, philoop *l, const LLVMValueRef *next)
 	LLVMPositionBuilderAtEnd(c->b, l->done);
 }
 
-/* A reduction along one axis into the slice of the operand's blocked layout: in each
- * thread over its slots of a row, then a butterfly over the lanes that split the axis,
- * then, when warps split it too, each warp's partials through shared memory; every
- * thread ends with the results of the rows it holds (no copy of the whole tile). Copies
- * (lanes and warps that wrap around a short axis, repeated slots) are left out so that
- * nothing is combined twice. */
-static void lower_reduce_slice(cg *c, const ir_op *op)
-{
-	int n = op->noperands;
-	const ir_type *t = op->operands[0]->type, *rt = op->results[0].type;
-	const gpu_layout *pl = &lg_tile_layout(c, t)->l, *sl = &lg_tile_layout(c, rt)->l;
-	int axis = sl->dim;
-	const ir_block *region = op->regions[0];
-	if (n > 8)
-		cg_fail(c, op, "reductions of more than 8 operands are not supported");
-	int E = lg_slots(c, t), R = lg_slots(c, rt);
-	LLVMValueRef *acc = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R * 8);
-	for (int i = 0; i < R * 8; i++)
-		acc[i] = NULL;
-	for (int e = 0; e < E; e++) {
-		int rep[GPU_MAX_RANK], in[GPU_MAX_RANK];
-		gpu_layout_slot(pl, t->shape, t->rank, e, rep, in);
-		if (in[axis] >= t->shape[axis])
-			continue; /* a copy: the axis is shorter than a thread's run */
-		int g = gpu_layout_slot_index(sl, rt->shape, rt->rank, rep, in);
-		LLVMValueRef x[16], out[8];
-		if (!acc[g * 8]) {
-			for (int k = 0; k < n; k++)
-				acc[g * 8 + k] = lg_tget(c, op->operands[k])->v[e];
-			continue;
-		}
-		for (int k = 0; k < n; k++) {
-			x[k] = acc[g * 8 + k];
-			x[n + k] = lg_tget(c, op->operands[k])->v[e];
-		}
-		combine(c, region, x, 2 * n, out);
-		for (int k = 0; k < n; k++)
-			acc[g * 8 + k] = out[k];
-	}
-	int lanes, warps;
-	gpu_reduce_spread(pl, t->shape, axis, &lanes, &warps);
-	int lstride = 1, wstride = 1;
-	for (int i = 0; pl->order[i] != axis; i++)
-		lstride *= pl->tpw[pl->order[i]];
-	for (int i = 0; gpu_layout_warp_dim(pl, i) != axis; i++) /* the wgmma layout's warps: dim 0 first */
-		wstride *= pl->wpc[gpu_layout_warp_dim(pl, i)];
-	for (int m = 1; m < lanes; m *= 2)
-		for (int g = 0; g < R; g++) {
-			LLVMValueRef x[16], out[8];
-			for (int k = 0; k < n; k++) {
-				x[k] = acc[g * 8 + k];
-				x[n + k] = shfl_xor(c, acc[g * 8 + k], m * lstride);
-			}
-			combine(c, region, x, 2 * n, out);
-			for (int k = 0; k < n; k++)
-				acc[g * 8 + k] = out[k];
-		}
-	if (warps > 1) {
-		/* partial p of warp w (along the axis) at [row * warps + w]; copies write the same
-		 * values to the same places */
-		lg_lead_barrier(c);
-		LLVMValueRef wid = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
-		LLVMValueRef wa = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, wid, cg_i32(c, wstride), ""), cg_i32(c, warps), "");
-		int64_t offs[8], off = 0;
-		for (int k = 0; k < n; k++) {
-			offs[k] = off;
-			off += gpu_align16(ir_type_numel(rt) * warps * gpu_elem_bytes(op->operands[k]->type->elem));
-		}
-		if (off > lg_prog->smem_bytes)
-			lg_prog->smem_bytes = off;
-		LLVMValueRef *row = ARENA_NEWN(c->a, LLVMValueRef, (size_t)R);
-		for (int g = 0; g < R; g++) {
-			row[g] = LLVMBuildMul(c->b, lg_owned(c, rt, g), cg_i32(c, warps), "");
-			for (int k = 0; k < n; k++) {
-				const ir_type *ek = op->operands[k]->type->elem;
-				LLVMValueRef v = acc[g * 8 + k];
-				if (ek->kind == IR_I1)
-					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
-				LLVMBuildStore(c->b, v, lg_smem_at(c, ek, offs[k], LLVMBuildAdd(c->b, row[g], wa, "")));
-			}
-		}
-		lg_barrier(c);
-		for (int g = 0; g < R; g++) {
-			for (int k = 0; k < n; k++)
-				acc[g * 8 + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], row[g]);
-			for (int w = 1; w < warps; w++) {
-				LLVMValueRef x[16], out[8];
-				for (int k = 0; k < n; k++) {
-					x[k] = acc[g * 8 + k];
-					x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k],
-							     LLVMBuildAdd(c->b, row[g], cg_i32(c, w), ""));
-				}
-				combine(c, region, x, 2 * n, out);
-				for (int k = 0; k < n; k++)
-					acc[g * 8 + k] = out[k];
-			}
-		}
-	}
-	for (int k = 0; k < n; k++) {
-		gtile *r = lg_new_tile(c, R);
-		for (int g = 0; g < R; g++)
-			r->v[g] = acc[g * 8 + k];
-		lg_put(c, &op->results[k], r);
-	}
-}
-
-static void lower_reduce(cg *c, const ir_op *op)
-{
-	if (is_tile(op->results[0].type) && lg_tile_layout(c, op->results[0].type)->l.kind == GPU_SLICE) {
-		if (!gpu_reduce_slices(op))
-			cg_fail(c, op, "internal: a reduction of these operands cannot give a slice layout");
-		lower_reduce_slice(c, op);
-		return;
-	}
-	int n = op->noperands;
-	int64_t axis = ir_op_int(op, "axis", 0);
-	const ir_type *t = op->operands[0]->type;
-	const ir_block *region = op->regions[0];
-	LLVMValueRef x[16], r[8], acc[8];
-	if (n > 8)
-		cg_fail(c, op, "reductions of more than 8 operands are not supported");
-	bool shuffles = gpu_reduce_shuffles(op, lg_prog->T); /* the predicate smem-alloc planned with */
-	if (shuffles) {
-		/* whole tile to a scalar: this thread's elements, then the warp, then the warps */
-		for (int k = 0; k < n; k++)
-			acc[k] = lg_tget(c, op->operands[k])->v[0];
-		int E = lg_per_thread(ir_type_numel(t));
-		for (int e = 1; e < E; e++) {
-			for (int k = 0; k < n; k++) {
-				x[k] = acc[k];
-				x[n + k] = lg_tget(c, op->operands[k])->v[e];
-			}
-			combine(c, region, x, 2 * n, acc);
-		}
-		for (int lm = lg_prog->warp / 2; lm >= 1; lm /= 2) {
-			for (int k = 0; k < n; k++) {
-				x[k] = acc[k];
-				x[n + k] = shfl_xor(c, acc[k], lm);
-			}
-			combine(c, region, x, 2 * n, acc);
-		}
-		int W = lg_prog->T / lg_prog->warp;
-		if (W > 1) {
-			lg_lead_barrier(c);
-			LLVMValueRef warp = LLVMBuildUDiv(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), "");
-			LLVMValueRef lane0 = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildURem(c->b, lg_prog->tid, cg_i32(c, lg_prog->warp), ""),
-							   cg_i32(c, 0), "");
-			int64_t off = 0;
-			int64_t offs[8];
-			for (int k = 0; k < n; k++) {
-				const ir_type *ek = op->operands[k]->type->elem;
-				offs[k] = off;
-				LLVMValueRef v = acc[k];
-				if (ek->kind == IR_I1)
-					v = LLVMBuildZExt(c->b, v, c->t_i8, "");
-				pred_store(c, lg_smem_at(c, ek, off, warp), v, lane0, 1);
-				off += 8 * W;
-			}
-			if (off > lg_prog->smem_bytes)
-				lg_prog->smem_bytes = off;
-			lg_barrier(c);
-			for (int k = 0; k < n; k++)
-				acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, 0));
-			for (int w = 1; w < W; w++) {
-				for (int k = 0; k < n; k++) {
-					x[k] = acc[k];
-					x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], cg_i32(c, w));
-				}
-				combine(c, region, x, 2 * n, acc);
-			}
-		}
-		for (int k = 0; k < n; k++)
-			lg_put(c, &op->results[k], acc[k]);
-		return;
-	}
-	/* general case: through shared memory, each thread computing the outputs it owns */
-	int64_t outer = 1, inner = 1, K = t->shape[axis];
-	for (int d = 0; d < axis; d++)
-		outer *= t->shape[d];
-	for (int d = (int)axis + 1; d < t->rank; d++)
-		inner *= t->shape[d];
-	int64_t offs[8], off = 0;
-	lg_lead_barrier(c);
-	for (int k = 0; k < n; k++) {
-		offs[k] = off;
-		lg_to_smem(c, op->operands[k], off);
-		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
-	}
-	lg_barrier(c);
-	int64_t nout = outer * inner;
-	int E = lg_per_thread(nout);
-	gtile *res[8] = {0};
-	for (int k = 0; k < n; k++)
-		res[k] = is_tile(op->results[k].type) ? lg_new_tile(c, E) : NULL;
-	for (int e = 0; e < (res[0] ? E : 1); e++) {
-		LLVMValueRef oi = res[0] ? lg_owned_index(c, nout, e) : cg_i32(c, 0);
-		LLVMValueRef o = LLVMBuildUDiv(c->b, oi, cg_i32(c, inner), "");
-		LLVMValueRef in = LLVMBuildURem(c->b, oi, cg_i32(c, inner), "");
-		LLVMValueRef base = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, o, cg_i32(c, K * inner), ""), in, "");
-		for (int k = 0; k < n; k++)
-			acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], base);
-		/* a loop over the reduced axis, with the accumulators as phis */
-		philoop l;
-		lg_philoop_open(c, &l, "red", cg_i32(c, 1), LLVMIntULT, cg_i32(c, K), n, acc);
-		LLVMValueRef at = LLVMBuildAdd(c->b, base, LLVMBuildMul(c->b, l.iv, cg_i32(c, inner), ""), "");
-		for (int k = 0; k < n; k++) {
-			x[k] = l.vals[k];
-			x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], at);
-		}
-		combine(c, region, x, 2 * n, r);
-		lg_philoop_close(c, &l, r);
-		LLVMValueRef *phis = l.vals;
-		for (int k = 0; k < n; k++) {
-			if (res[k])
-				res[k]->v[e] = phis[k];
-			else
-				lg_put(c, &op->results[k], phis[k]);
-		}
-	}
-	for (int k = 0; k < n; k++)
-		if (res[k])
-			lg_put(c, &op->results[k], res[k]);
-}
-
-/* Scans through shared memory: each thread computes the outputs it owns by combining the
- * elements from the start (or, reversed, the end) of its line along the axis. */
-static void lower_scan(cg *c, const ir_op *op)
-{
-	int n = op->noperands;
-	int64_t axis = ir_op_int(op, "axis", 0);
-	bool reverse = ir_op_int(op, "reverse", 0) != 0;
-	const ir_type *t = op->operands[0]->type;
-	const ir_block *region = op->regions[0];
-	LLVMValueRef x[16], r[8], acc[8];
-	if (n > 8)
-		cg_fail(c, op, "scans of more than 8 operands are not supported");
-	int64_t inner = 1, K = t->shape[axis];
-	for (int d = (int)axis + 1; d < t->rank; d++)
-		inner *= t->shape[d];
-	int64_t offs[8], off = 0;
-	lg_lead_barrier(c);
-	for (int k = 0; k < n; k++) {
-		offs[k] = off;
-		lg_to_smem(c, op->operands[k], off);
-		off = gpu_align16(off + ir_type_numel(t) * gpu_elem_bytes(op->operands[k]->type->elem));
-	}
-	lg_barrier(c);
-	int64_t numel = ir_type_numel(t);
-	int E = lg_per_thread(numel);
-	gtile *res[8];
-	for (int k = 0; k < n; k++)
-		res[k] = lg_new_tile(c, E);
-	for (int e = 0; e < E; e++) {
-		LLVMValueRef i = lg_owned_index(c, numel, e);
-		/* position along the axis and the line's first element */
-		LLVMValueRef pos = LLVMBuildURem(c->b, LLVMBuildUDiv(c->b, i, cg_i32(c, inner), ""), cg_i32(c, K), "");
-		LLVMValueRef line = LLVMBuildSub(c->b, i, LLVMBuildMul(c->b, pos, cg_i32(c, inner), ""), "");
-		LLVMValueRef first = reverse ? cg_i32(c, K - 1) : cg_i32(c, 0);
-		for (int k = 0; k < n; k++)
-			acc[k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k],
-					   LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, first, cg_i32(c, inner), ""), ""));
-		/* j runs over the steps after the first, up to pos (forward) or down to it */
-		LLVMValueRef steps = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), pos, "") : pos;
-		philoop l;
-		lg_philoop_open(c, &l, "scan", cg_i32(c, 1), LLVMIntULE, steps, n, acc);
-		LLVMValueRef at = reverse ? LLVMBuildSub(c->b, cg_i32(c, K - 1), l.iv, "") : l.iv;
-		at = LLVMBuildAdd(c->b, line, LLVMBuildMul(c->b, at, cg_i32(c, inner), ""), "");
-		for (int k = 0; k < n; k++) {
-			x[k] = l.vals[k];
-			x[n + k] = lg_from_smem(c, op->operands[k]->type->elem, offs[k], at);
-		}
-		combine(c, region, x, 2 * n, r);
-		lg_philoop_close(c, &l, r);
-		LLVMValueRef *phis = l.vals;
-		for (int k = 0; k < n; k++)
-			res[k]->v[e] = phis[k];
-	}
-	for (int k = 0; k < n; k++)
-		lg_put(c, &op->results[k], res[k]);
-}
-
 /* ---- control flow ------------------------------------------------------------------------- */
 
 /* Flattens the values of n IR values (tiles expand to their elements) into out. */
@@ -1636,7 +1411,7 @@ static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
 {
 	int k = 0;
 	for (int i = 0; i < n; i++) {
-		if (is_tile(vs[i]->type)) {
+		if (lg_is_tile(vs[i]->type)) {
 			gtile *t = lg_tget(c, vs[i]);
 			for (int e = 0; e < t->n; e++)
 				out[k++] = t->v[e];
@@ -1649,7 +1424,7 @@ static int flat_vals(cg *c, const ir_value *const *vs, int n, LLVMValueRef *out)
 
 static int flat_count(const ir_type *t)
 {
-	return is_tile(t) ? lg_slots(lg_prog->c, t) : 1;
+	return lg_is_tile(t) ? lg_slots(lg_prog->c, t) : 1;
 }
 
 /* Binds values v[0..n) from flat LLVM values. */
@@ -1657,7 +1432,7 @@ static void bind_flat(cg *c, ir_value *const *vs, int n, LLVMValueRef *flat)
 {
 	int k = 0;
 	for (int i = 0; i < n; i++) {
-		if (is_tile(vs[i]->type)) {
+		if (lg_is_tile(vs[i]->type)) {
 			gtile *t = lg_new_tile(c, flat_count(vs[i]->type));
 			for (int e = 0; e < t->n; e++)
 				t->v[e] = flat[k++];
@@ -1755,7 +1530,7 @@ static LLVMValueRef loop_body(cg *c, const ir_op *op, LLVMValueRef iv, LLVMValue
 	const ir_block *body = op->regions[0];
 	lg_put(c, body->args[0], iv);
 	bind_flat(c, body->args + 1, op->nresults, phis);
-	lower_block(c, body);
+	lg_lower_block(c, body);
 	flat_vals(c, (const ir_value *const *)cg_terminator(body)->operands, op->nresults, yv);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
@@ -1873,7 +1648,7 @@ static void lower_if(cg *c, const ir_op *op)
 	for (int a = 0; a < 2; a++) {
 		LLVMPositionBuilderAtEnd(c->b, arms[a]);
 		lg_prog->pending = pending_in;
-		lower_block(c, op->regions[a]);
+		lg_lower_block(c, op->regions[a]);
 		pending_out |= lg_prog->pending;
 		flat_vals(c, (const ir_value *const *)cg_terminator(op->regions[a])->operands, n, vals[a]);
 		ends[a] = LLVMGetInsertBlock(c->b);
@@ -1916,13 +1691,13 @@ static void lower_while(cg *c, const ir_op *op)
 		LLVMAddIncoming(phis[k], &init[k], &pre, 1);
 	}
 	bind_flat(c, before->args, n, phis);
-	lower_block(c, before);
+	lg_lower_block(c, before);
 	const ir_op *cnd = cg_terminator(before);
 	flat_vals(c, (const ir_value *const *)cnd->operands + 1, n, cv);
 	LLVMBuildCondBr(c->b, lg_sget(c, cnd->operands[0]), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	bind_flat(c, after->args, n, cv);
-	lower_block(c, after);
+	lg_lower_block(c, after);
 	flat_vals(c, (const ir_value *const *)cg_terminator(after)->operands, n, yv);
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 	for (int k = 0; k < nf; k++)
@@ -1938,7 +1713,7 @@ static void lower_while(cg *c, const ir_op *op)
 static void lower_assert(cg *c, const ir_op *op)
 {
 	const ir_value *cv = op->operands[0];
-	int n = is_tile(cv->type) ? lg_tget(c, cv)->n : 1;
+	int n = lg_is_tile(cv->type) ? lg_tget(c, cv)->n : 1;
 	LLVMValueRef bad = NULL;
 	for (int e = 0; e < n; e++) {
 		LLVMValueRef no = LLVMBuildNot(c->b, lg_opnd(c, cv, e), "");
@@ -1975,8 +1750,8 @@ static void lower_op(cg *c, const ir_op *op)
 		lg_prog->pending |= one_thread_store(op);
 		return;
 	case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: lower_atomic(c, op); return;
-	case IR_OP_REDUCE: lower_reduce(c, op); return;
-	case IR_OP_SCAN: lower_scan(c, op); return;
+	case IR_OP_REDUCE: lg_lower_reduce(c, op); return;
+	case IR_OP_SCAN: lg_lower_scan(c, op); return;
 	case IR_OP_JOIN: case IR_OP_SPLIT: lower_join_split(c, op); return;
 	case IR_OP_GATHER: lower_gather(c, op); return;
 	case IR_OP_INLINE_ASM: lower_inline_asm(c, op); return;
@@ -1998,7 +1773,7 @@ static void lower_op(cg *c, const ir_op *op)
 	}
 }
 
-static void lower_block(cg *c, const ir_block *b)
+void lg_lower_block(cg *c, const ir_block *b)
 {
 	/* the wgmma groups in flight on entry (a loop's back edge, a branch) are not
 	 * tracked, nor after control flow; a reduction's combine region changes nothing */
@@ -2050,7 +1825,9 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
 	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
-	lower_block(c, f->body);
+	const ir_attr *cc = ir_func_attr(f, "nv_cc");
+	g.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
+	lg_lower_block(c, f->body);
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");
 	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)

@@ -30,6 +30,7 @@ typedef struct gpu {
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
 	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
+	int cc;                 /* {nv_cc}: NVIDIA compute capability (90 for sm_90); 0 else */
 	const ir_op *waited;    /* a dot_wait whose wait the dot before it made (lg_lower_dot) */
 	int wgmma_groups;       /* wgmma groups that may be in flight here, counted from the
 				 * last wait in this block; -1: not known (lg_lower_dot) */
@@ -50,6 +51,11 @@ typedef struct tlayout {
 extern gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
 /* ---- values (ir_value to LLVM value or gtile; cg_fail when not lowered yet) ---- */
+static inline bool lg_is_tile(const ir_type *t)
+{
+	return t->kind == IR_TILE;
+}
+
 LLVMValueRef lg_sget(cg *c, const ir_value *v);
 gtile *lg_tget(cg *c, const ir_value *v);
 void lg_put(cg *c, const ir_value *v, void *x);
@@ -84,6 +90,8 @@ LLVMValueRef lg_owned_shared_index(cg *c, const ir_type *t, int e, const ir_type
 /* Tile v to shared memory at byte offset off, row-major; element idx of a row-major
  * buffer back. */
 void lg_to_smem(cg *c, const ir_value *v, int64_t off);
+/* A store of v to p, only where m (NULL: always) holds. */
+void lg_pred_store(cg *c, LLVMValueRef p, LLVMValueRef v, LLVMValueRef m, unsigned align);
 LLVMValueRef lg_from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx);
 
 /* ---- loops in registers ---- */
@@ -99,6 +107,13 @@ typedef struct philoop {
 void lg_philoop_open(cg *c, philoop *l, const char *name, LLVMValueRef from, LLVMIntPredicate pred,
 		     LLVMValueRef bound, int n, const LLVMValueRef *init);
 void lg_philoop_close(cg *c, philoop *l, const LLVMValueRef *next);
+
+/* Lowers every op of block b in order. */
+void lg_lower_block(cg *c, const ir_block *b);
+
+/* ---- lower_gpu_reduce.c ---- */
+void lg_lower_reduce(cg *c, const ir_op *op);
+void lg_lower_scan(cg *c, const ir_op *op);
 
 /* ---- lower_gpu_dot.c ---- */
 void lg_lower_local_view(cg *c, const ir_op *op);
