@@ -319,8 +319,9 @@ static void lower_funcs(cg *c, ir_module *m, arena *a, const char *family, const
 			const char *feat)
 {
 	for (ir_func *f = m->funcs; f; f = f->next) {
-		/* the GPU lowering reads what the coalesce pass recorded instead */
-		c->ai = c->gpu ? NULL : axis_analyze(a, f);
+		/* the GPU lowering reads the accesses' widths from what the coalesce pass
+		 * recorded, and the analysis for the constant runs of comparisons */
+		c->ai = axis_analyze(a, f);
 		if (c->gpu) {
 			strbuf sig = {0};
 			cg_signature_text(&sig, f);

@@ -483,6 +483,44 @@ LLVMValueRef lg_from_smem(cg *c, const ir_type *e, int64_t off, LLVMValueRef idx
 
 /* ---- ops ------------------------------------------------------------------------------------ */
 
+/* For a comparison whose result the axis analysis finds constant over aligned blocks
+ * (cols < seq_len with seq_len divisible by 16: the same answer for each 16 columns),
+ * rep[e] = the first slot e' <= e of this thread that lies in the same block as slot e
+ * in every thread (the layout's slots, checked at compile time), so that one comparison
+ * serves them all; rep[e] = e otherwise. n slots of result type t. */
+static void constant_runs(cg *c, const ir_op *op, const ir_type *t, int n, int *rep)
+{
+	for (int e = 0; e < n; e++)
+		rep[e] = e;
+	const axis_val *av = c->ai ? axis_lookup(c->ai, &op->results[0]) : NULL;
+	const tlayout *tl = lg_tile_layout(c, t);
+	bool runs = false;
+	for (int d = 0; av && d < t->rank && d < av->rank; d++)
+		runs |= av->constancy[d] > 1;
+	if (!runs || t->rank > 4 || tl->l.kind != GPU_BLOCKED || n < 2 || n > 256)
+		return;
+	int T = lg_prog->T;
+	/* sig[e * T + th]: the block of slot e of thread th, all dims packed */
+	int64_t *sig = ARENA_NEWN(c->a, int64_t, (size_t)n * T);
+	for (int e = 0; e < n; e++)
+		for (int th = 0; th < T; th++) {
+			int64_t f = gpu_layout_flat(&tl->l, t->shape, t->rank, lg_prog->warp, th, e), key = 0;
+			for (int d = t->rank - 1; d >= 0; d--) {
+				int64_t x = f % t->shape[d];
+				f /= t->shape[d];
+				int64_t k = d < av->rank && av->constancy[d] > 1 ? av->constancy[d] : 1;
+				key = key * (t->shape[d] + 1) + x / k;
+			}
+			sig[(size_t)e * T + th] = key;
+		}
+	for (int e = 1; e < n; e++)
+		for (int p = 0; p < e; p++)
+			if (rep[p] == p && !memcmp(&sig[(size_t)e * T], &sig[(size_t)p * T], sizeof *sig * (size_t)T)) {
+				rep[e] = p;
+				break;
+			}
+}
+
 static void lower_elementwise(cg *c, const ir_op *op)
 {
 	const ir_type *rt = op->results[0].type;
@@ -506,7 +544,16 @@ static void lower_elementwise(cg *c, const ir_op *op)
 			for (gtile *x = lg_tget(c, op->operands[0]); e + 1 < r->n; e += 2)
 				c->isa->narrow_pair(c, x->v[e], x->v[e + 1], rt->elem->kind == IR_BF16, &r->v[e]);
 	}
+	int *rep = NULL;
+	if (op->code == IR_OP_CMPI || op->code == IR_OP_CMPF) {
+		rep = ARENA_NEWN(c->a, int, (size_t)r->n);
+		constant_runs(c, op, rt, r->n, rep);
+	}
 	for (; e < r->n; e++) {
+		if (rep && rep[e] != e) { /* the same answer as an earlier slot */
+			r->v[e] = r->v[rep[e]];
+			continue;
+		}
 		for (int k = 0; k < op->noperands; k++)
 			a[k] = lg_opnd(c, op->operands[k], e);
 		r->v[e] = cg_scalar_op(c, op, a, rt->elem);
