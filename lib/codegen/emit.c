@@ -647,7 +647,8 @@ static int ptx_to_cubin(diag_engine *d, const char *arch, const char *ptx, size_
 }
 
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len)
+		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len,
+		  char **ptx_out, size_t *ptx_len)
 {
 	char what[64];
 	double t = now_ms();
@@ -702,6 +703,12 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		rc = ptx_to_cubin(d, arch, ptx, n, out, len, &used);
 		if (rc == 0)
 			time_phase(tr, used, t, NULL);
+	}
+	if (rc == 0 && ptx_out) {
+		/* the header embeds the PTX the cubin was made of as well */
+		*ptx_out = ptx;
+		*ptx_len = n;
+		ptx = NULL;
 	}
 	free(ptx);
 done:
