@@ -74,6 +74,8 @@ expect_error 2 "unknown target 'sm_99x' in 'sm_90a,sm_99x'" --target=sm_90a,sm_9
 expect_error 2 "target 'sm_90a' is given twice" --target=sm_90a,x86-64,sm_90a -o "$work/bad.h"
 expect_error 2 "target 'gfx906' is given twice in 'dcu,gfx906' (as 'dcu' and 'gfx906')" \
 	--target=dcu,gfx906 -o "$work/bad.h"
+expect_error 1 "note: while compiling kernel for target 'gfx9999' of 'x86-64,gfx9999'" \
+	--target=x86-64,gfx9999 -o "$work/bad.h"
 expect_error 2 "empty entry in the target list" --target=sm_90a,,x86-64 -o "$work/bad.h"
 expect_error 2 "a header needs -o FILE.h" --target=sm_90a --emit=header
 expect_error 2 "several targets ('sm_90a,x86-64') make one header" --target=sm_90a,x86-64 \
