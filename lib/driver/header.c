@@ -1,6 +1,6 @@
 /* header.c: `tilecc k.py ... -o k.h` writes a C header and a C source for one kernel. The
- * source embeds the compiled artifact (a shared object for CPU targets; cubin/HSACO for
- * GPUs as they land) and defines a typed launcher that loads the artifact once, on first
+ * source embeds the compiled artifact (here: the shared object of one CPU target; GPU
+ * targets and lists of targets are header_dispatch.c's) and defines a typed launcher that loads the artifact once, on first
  * use, through libtilert:
  *
  *   int vadd_launch(tilert_stream *stream, tilert_grid grid,
