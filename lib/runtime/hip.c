@@ -186,7 +186,7 @@ static void read_arch(void *h)
 			return;
 		for (size_t i = 0; i + 4 < sizeof buf; i++) {
 			size_t n = 3;
-			if (memcmp(buf + i, "gfx", 3) != 0 || (i && buf[i - 1]))
+			if (memcmp(buf + i, "gfx", 3) != 0)
 				continue;
 			while (i + n < sizeof buf && strchr("0123456789abcdef", buf[i + n]) && buf[i + n])
 				n++;
