@@ -53,7 +53,7 @@ for set in full ptx; do
 	b=$build/$set
 	log=$build/$set.log
 	targets=$(cat "$staged/$set/TARGETS")
-	if ! { cmake -S "$root/examples/gpu" -B "$b" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+	if ! { cmake -S "$root/examples/gpu" -B "$b" ${gen[@]+"${gen[@]}"} -DCMAKE_BUILD_TYPE=Release \
 		"-DEXAMPLE_TARGETS=$targets" \
 		-DTILECC_SOURCE_DIR="$root" -DTILECC_PREGENERATED_DIR="$staged/$set" &&
 		cmake --build "$b" -j "$(nproc 2>/dev/null || echo 4)"; } >"$log" 2>&1; then
