@@ -7,20 +7,35 @@
 #   tilecc_add_kernel(<target>
 #     SOURCE <file.py> KERNEL <name> SIGNATURE "<sig>"
 #     [CONSTANTS NAME=VALUE ...]        # -D NAME=VALUE, for tl.constexpr parameters
-#     [TARGETS x86-64|riscv64 ...]      # --target; default: the machine being built for
+#     [TARGETS x86-64|riscv64|sm_80|sm_86|sm_89|sm_90|sm_90a|gfx...|dcu ...]
+#                                       # --target; default: the machine being built for
 #     [NUM_WARPS n] [NUM_STAGES n]
 #     [STATIC_RUNTIME]                  # link TileCC::tilert_static instead of TileCC::tilert
 #     [OPTIONS <more tilecc flags> ...])
 #
 # The outputs go to ${CMAKE_CURRENT_BINARY_DIR}/tilecc/<target>/: <name>.h and <name>.c for
 # the machine being built for (CMAKE_SYSTEM_PROCESSOR), <name>.<arch>.h/.c for each other
-# entry of TARGETS. Only the first pair is compiled into <target>; the others are generated
-# with it, for a cross build to pick up. Fat libraries holding several targets come with
-# the GPU targets.
+# CPU entry of TARGETS. Only the first pair is compiled into <target>; the others are
+# generated with it, for a cross build to pick up. With GPU entries in TARGETS, <name>.h/.c
+# is one launcher for every GPU target and the machine's CPU target when listed
+# (tilecc --target=sm_90a,gfx942,x86-64), which picks the artifact at run time. Each pair
+# is one custom command, its own build edge.
+#
+# TILECC_PREGENERATED_DIR (a cache variable): a directory holding, for each library
+# target, the <target>/ folder another build generated (its tilecc/ directory, copied):
+# the files are copied from there instead of running tilecc, so that a machine without
+# tilecc (or LLVM) builds the same project. The staged <name>[.<arch>].args must match the
+# arguments of this call, or the configure stops.
 include_guard(GLOBAL)
+
+set(TILECC_PREGENERATED_DIR "" CACHE PATH
+  "Take tilecc_add_kernel()'s generated k.h/k.c from DIR/<target>/ instead of running tilecc")
 
 # The CPU targets tilecc_add_kernel knows, as tilecc's --target spells them.
 set(_TILECC_CPU_TARGETS x86-64 riscv64)
+# The GPU targets: as tilecc takes them (its --target list), gfx names through LLVM.
+set(_TILECC_GPU_TARGETS sm_80 sm_86 sm_89 sm_90 sm_90a dcu dcu-z100)
+set(_TILECC_GPU_PATTERN "^gfx[0-9a-f]+$")
 
 # The tilecc --target name of a CMAKE_SYSTEM_PROCESSOR value, or "" when tilecc has none.
 function(_tilecc_target_of_processor processor out)
@@ -72,13 +87,20 @@ function(tilecc_add_kernel target)
         "(or an unknown keyword)")
     endif()
   endforeach()
-  string(JOIN ", " known ${_TILECC_CPU_TARGETS})
+  string(JOIN ", " known ${_TILECC_CPU_TARGETS} ${_TILECC_GPU_TARGETS})
+  set(gpu_targets "")
+  set(cpu_targets "")
   foreach(t IN LISTS arg_TARGETS)
-    if(NOT t IN_LIST _TILECC_CPU_TARGETS)
+    if(t IN_LIST _TILECC_GPU_TARGETS OR t MATCHES "${_TILECC_GPU_PATTERN}")
+      list(APPEND gpu_targets ${t})
+    elseif(t IN_LIST _TILECC_CPU_TARGETS)
+      list(APPEND cpu_targets ${t})
+    else()
       message(FATAL_ERROR "${where}: unknown entry '${t}' in TARGETS; tilecc_add_kernel takes "
-        "the CPU targets ${known} so far (GPU targets come later)")
+        "${known} and AMD gfx names (gfx90a, gfx942, ...)")
     endif()
   endforeach()
+  list(REMOVE_DUPLICATES gpu_targets)
   foreach(o IN LISTS arg_OPTIONS)
     if(o MATCHES "^[A-Z][A-Z_]+$")
       message(FATAL_ERROR "${where}: OPTIONS entry '${o}' looks like a keyword; "
@@ -96,7 +118,19 @@ function(tilecc_add_kernel target)
     message(FATAL_ERROR "${where}: the generated kernel is C; enable the C language "
       "(project(... LANGUAGES C ...))")
   endif()
-  foreach(t TileCC::tilecc TileCC::tilert TileCC::tilert_static)
+  set(pregenerated "")
+  if(TILECC_PREGENERATED_DIR)
+    get_filename_component(pregenerated "${TILECC_PREGENERATED_DIR}/${target}" ABSOLUTE
+      BASE_DIR "${CMAKE_BINARY_DIR}")
+    if(NOT IS_DIRECTORY "${pregenerated}")
+      message(FATAL_ERROR "${where}: TILECC_PREGENERATED_DIR has no ${target}/ "
+        "(looked at ${pregenerated})")
+    endif()
+    set(needed TileCC::tilert TileCC::tilert_static)
+  else()
+    set(needed TileCC::tilecc TileCC::tilert TileCC::tilert_static)
+  endif()
+  foreach(t IN LISTS needed)
     if(NOT TARGET ${t})
       message(FATAL_ERROR "${where}: no target ${t}; call find_package(TileCC) first")
     endif()
@@ -106,9 +140,19 @@ function(tilecc_add_kernel target)
   # the one that matches CMAKE_SYSTEM_PROCESSOR; without, tilecc's default (the host), or
   # CMAKE_SYSTEM_PROCESSOR's target when cross-compiling.
   _tilecc_target_of_processor("${CMAKE_SYSTEM_PROCESSOR}" machine)
-  set(targets ${arg_TARGETS})
+  set(targets ${cpu_targets})
   list(REMOVE_DUPLICATES targets)
-  if(NOT targets)
+  if(gpu_targets)
+    # the launcher: the GPU targets and, when listed, the machine's CPU target
+    set(multi ${gpu_targets})
+    if(machine IN_LIST targets)
+      list(APPEND multi ${machine})
+      list(REMOVE_ITEM targets ${machine})
+    endif()
+    string(JOIN "," multi_list ${multi})
+    set(machine "${multi_list}")
+    list(PREPEND targets "${multi_list}")
+  elseif(NOT targets)
     if(CMAKE_CROSSCOMPILING)
       if(NOT machine)
         message(FATAL_ERROR "${where}: tilecc has no CPU target for the machine being built "
@@ -138,11 +182,13 @@ function(tilecc_add_kernel target)
 
   # Inside tilecc's build the compiler is a real target: depend on it by name, so that it is
   # built first. An imported one is a file.
-  get_target_property(tilecc_real TileCC::tilecc ALIASED_TARGET)
-  if(tilecc_real)
-    set(tilecc_dep ${tilecc_real})
-  else()
-    set(tilecc_dep $<TARGET_FILE:TileCC::tilecc>)
+  if(NOT pregenerated)
+    get_target_property(tilecc_real TileCC::tilecc ALIASED_TARGET)
+    if(tilecc_real)
+      set(tilecc_dep ${tilecc_real})
+    else()
+      set(tilecc_dep $<TARGET_FILE:TileCC::tilecc>)
+    endif()
   endif()
 
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/tilecc/${target}")
@@ -152,10 +198,11 @@ function(tilecc_add_kernel target)
   set(other_outputs "")
   foreach(t IN LISTS targets)
     if(t STREQUAL machine)
-      set(stem "${dir}/${arg_KERNEL}")
+      set(name "${arg_KERNEL}")
     else()
-      set(stem "${dir}/${arg_KERNEL}.${t}")
+      set(name "${arg_KERNEL}.${t}")
     endif()
+    set(stem "${dir}/${name}")
     set(cmd ${common})
     if(NOT t STREQUAL "host")
       list(APPEND cmd --target=${t})
@@ -165,12 +212,33 @@ function(tilecc_add_kernel target)
     string(REPLACE ";" " " shown "${cmd}")
     set(args_file "${stem}.args")
     file(CONFIGURE OUTPUT "${args_file}" CONTENT "${shown}\n" @ONLY)
-    add_custom_command(
-      OUTPUT "${stem}.h" "${stem}.c"
-      COMMAND TileCC::tilecc "${source}" ${cmd} -o "${stem}.h"
-      DEPENDS "${source}" ${tilecc_dep} "${args_file}"
-      COMMENT "tilecc: kernel ${arg_KERNEL} (${t}) from ${source_shown}"
-      VERBATIM)
+    if(pregenerated)
+      # the files another build generated with the same arguments
+      set(pre "${pregenerated}/${name}")
+      foreach(f "${pre}.h" "${pre}.c" "${pre}.args")
+        if(NOT EXISTS "${f}")
+          message(FATAL_ERROR "${where}: TILECC_PREGENERATED_DIR has no ${f}")
+        endif()
+      endforeach()
+      file(READ "${pre}.args" staged_args)
+      if(NOT staged_args STREQUAL "${shown}\n")
+        message(FATAL_ERROR "${where}: ${pre}.h was generated with other arguments "
+          "(${staged_args}) than this call's (${shown}); stage it again")
+      endif()
+      add_custom_command(
+        OUTPUT "${stem}.h" "${stem}.c"
+        COMMAND ${CMAKE_COMMAND} -E copy "${pre}.h" "${pre}.c" "${dir}"
+        DEPENDS "${pre}.h" "${pre}.c" "${args_file}"
+        COMMENT "tilecc: kernel ${arg_KERNEL} (${t}), pre-generated in ${pregenerated}"
+        VERBATIM)
+    else()
+      add_custom_command(
+        OUTPUT "${stem}.h" "${stem}.c"
+        COMMAND TileCC::tilecc "${source}" ${cmd} -o "${stem}.h"
+        DEPENDS "${source}" ${tilecc_dep} "${args_file}"
+        COMMENT "tilecc: kernel ${arg_KERNEL} (${t}) from ${source_shown}"
+        VERBATIM)
+    endif()
     if(t STREQUAL machine)
       set(library_source "${stem}.c" "${stem}.h")
     else()

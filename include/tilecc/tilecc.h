@@ -72,7 +72,9 @@ typedef struct tilecc_options {
 	const char *signature;   /* -s: "*fp32:16, i32, 1024" */
 	const tilecc_define *defines; /* -D */
 	size_t num_defines;
-	const char *target;      /* --target; NULL: host */
+	const char *target;      /* --target; NULL: host. With TILECC_EMIT_HEADER also a
+				  * comma-separated list ("sm_80,sm_90a,gfx942,x86-64"): one
+				  * launcher over every target's artifact (docs/abi.md) */
 	const char *mcpu, *mattr;
 	tilecc_emit emit;
 	int num_warps;           /* 0: default (4) */

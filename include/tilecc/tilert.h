@@ -231,6 +231,56 @@ TILERT_API int tilert_tensor_desc_init(tilert_tensor_desc *d, void *base, size_t
 TILERT_API int tilert_tensor_desc_append(const tilert_tensor_desc *d, void **args, size_t cap,
                                          size_t *nargs);
 
+/* ---- launchers for several targets (docs/abi.md, "Several targets in one launcher") -------
+ * A header that tilecc made for several targets (--target=sm_80,sm_90a,gfx942,x86-64) embeds
+ * one artifact per target (an NVIDIA target also embeds its PTX) and lets libtilert pick one
+ * at run time, on the first launch, for the device in use:
+ *   the CUDA device (when the CUDA driver is usable): the cubin of its exact SM (sm_90a
+ *     before sm_90 on a 9.0 device), else a cubin of the same major and a lower minor (never
+ *     an arch-specific "a" cubin), else the PTX of the highest SM at or below it (an "a" PTX
+ *     only on its own SM), which the driver compiles (JIT);
+ *   else the AMD GPU of the HIP runtime: the HSACO of its gfx processor;
+ *   else, or when nothing above fits, or when the CPU is forced (tilert_set_force_cpu(1) or
+ *     the environment variable TILERT_FORCE_CPU=1): the CPU artifact of this machine.
+ * A CPU variant takes host pointers, a GPU one device pointers (tilert_device_alloc): the
+ * caller asks which one was picked (NAME_variant(), NAME_format() of the generated code). */
+typedef struct tilert_variant {
+	const char *target;   /* "sm_90a", "gfx942", "x86-64", "riscv64" */
+	tilert_format format; /* CUBIN, PTX, HSACO or HOST */
+	const void *data;     /* the artifact's bytes, borrowed */
+	size_t size;
+} tilert_variant;
+
+/* What the selection looks at; tilert_device_query() fills it from the drivers, a test from
+ * anything it likes. */
+typedef struct tilert_device_info {
+	int cuda_cc;         /* the CUDA device's compute capability, major * 10 + minor (90 for
+	                      * an H100/H200); 0 when there is no usable CUDA device */
+	char amd_arch[32];   /* the AMD GPU's processor ("gfx942", features stripped); "" none */
+	const char *cpu;     /* this machine's CPU target ("x86-64"; NULL: none tilecc has) */
+	int force_cpu;       /* choose the CPU artifact whatever the GPUs */
+} tilert_device_info;
+
+/* Fills *out for the device libtilert launches on (initializing the CUDA driver, and the HIP
+ * runtime when CUDA is not usable, once) and the CPU forcing in effect. Never fails on a
+ * machine without GPUs: that is cuda_cc 0 and amd_arch "". */
+TILERT_API int tilert_device_query(tilert_device_info *out);
+/* Forces (on != 0) or stops forcing the CPU variants of later selections; the default is
+ * the environment variable TILERT_FORCE_CPU (set, not "" and not "0"), read once. A launcher
+ * that already chose keeps its choice until its NAME_unload(). */
+TILERT_API int tilert_set_force_cpu(int on);
+/* The index in v[0..n) of the best artifact for dev (rules above) in *out; fails with
+ * TILERT_ERR_NOT_FOUND, saying what the device is and what there was, when none fits. */
+TILERT_API int tilert_variant_select(const tilert_variant *v, size_t n,
+                                     const tilert_device_info *dev, size_t *out);
+/* "sm_90a cubin", "sm_80 ptx", "gfx942 hsaco", "x86-64": a static string or one in buf. */
+TILERT_API const char *tilert_variant_describe(const tilert_variant *v, char *buf, size_t size);
+/* Selects for the device in use (tilert_device_query), loads the chosen artifact and finds
+ * kernel name in it: *mod (freed with tilert_module_unload) and *k (owned by *mod), and the
+ * chosen index in *chosen. */
+TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char *name,
+                                   tilert_module **mod, tilert_kernel **k, size_t *chosen);
+
 #ifdef __cplusplus
 }
 #endif

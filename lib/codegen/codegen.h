@@ -33,9 +33,11 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 /* Lowers every function of m for NVIDIA GPU `arch` (sm_80 .. sm_90a) and writes LLVM IR,
  * PTX (TILECC_EMIT_PTX / TILECC_EMIT_ASM) or a cubin (through ptxas) into *out. With
  * time_out, the time of each phase (lowering, LLVM's optimization and code generation,
- * ptxas) is appended to it, as -ftime-report prints it. */
+ * ptxas) is appended to it, as -ftime-report prints it. With a cubin and ptx_out, the PTX
+ * it was assembled from goes to *ptx_out (malloc'd, caller frees). */
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  strbuf *meta_out, strbuf *time_out, tilecc_emit emit, char **out, size_t *len);
+		  strbuf *meta_out, strbuf *time_out, tilecc_emit emit, char **out, size_t *len,
+		  char **ptx_out, size_t *ptx_len);
 
 /* Lowers every function of m for AMD GPU `gpu` (gfx906, gfx90a, gfx942, ...; wave64) with
  * code object version code_object (4 or 5) and writes LLVM IR, AMDGCN assembly

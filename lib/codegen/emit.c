@@ -675,7 +675,8 @@ static const char *ptx_version(const ir_module *m)
 }
 
 int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int opt_level,
-		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len)
+		  strbuf *meta_out, strbuf *tr, tilecc_emit emit, char **out, size_t *len,
+		  char **ptx_out, size_t *ptx_len)
 {
 	char what[64];
 	double t = now_ms();
@@ -730,6 +731,12 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		rc = ptx_to_cubin(d, arch, ptx, n, out, len, &used);
 		if (rc == 0)
 			time_phase(tr, used, t, NULL);
+	}
+	if (rc == 0 && ptx_out) {
+		/* the header embeds the PTX the cubin was made of as well */
+		*ptx_out = ptx;
+		*ptx_len = n;
+		ptx = NULL;
 	}
 	free(ptx);
 done:

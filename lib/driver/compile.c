@@ -84,6 +84,11 @@ typedef struct compilation {
 	ir_context *ir;
 	strbuf report;
 	struct timespec t0;
+	/* multi-target headers (compile_multi): keep the PTX of a cubin, and the kernel */
+	bool want_ptx;
+	char *ptx;
+	size_t ptx_size;
+	const ir_func *kernel;
 } compilation;
 
 static double now_ms(void)
@@ -164,10 +169,20 @@ static int run_pipeline(compilation *c, ir_module *m, const char *list)
 	return 0;
 }
 
+static int compile_multi(compilation *c, tilecc_output *out);
+
 static int compile(compilation *c, tilecc_output *out)
 {
 	const tilecc_options *o = c->o;
 	tilecc_emit emit = choose_emit(o);
+	if (o->target && strchr(o->target, ',') && emit != TILECC_EMIT_HEADER) {
+		diag_error(c->d, SRCLOC_NONE, "several targets ('%s') make one header: give -o FILE.h "
+			   "(or --emit=header)", o->target);
+		return 2;
+	}
+	if (emit == TILECC_EMIT_HEADER && o->target &&
+	    (strchr(o->target, ',') || (target_lookup(o->target) && target_lookup(o->target)->is_gpu)))
+		return compile_multi(c, out);
 	uint32_t file = diag_add_source(c->d, o->input_name ? o->input_name : "<input>", o->source,
 					(uint32_t)o->source_len);
 	if (o->source_len > 0x7fffffff) {
@@ -249,6 +264,7 @@ static int compile(compilation *c, tilecc_output *out)
 	if (ir_verify_module(m, c->d))
 		return 1;
 	timing(c, "verify", t);
+	c->kernel = m->funcs;
 
 	const char *pipeline = o->passes ? o->passes : (o->opt_level == 0 ? "" : pass_default_pipeline);
 	if (run_pipeline(c, m, pipeline))
@@ -319,7 +335,8 @@ static int compile(compilation *c, tilecc_output *out)
 			size_t n = 0;
 			int rc = nv ? codegen_nvptx(m, c->d, c->a,
 						    o->target && !strncmp(o->target, "sm_", 3) ? o->target : "sm_90",
-						    o->opt_level, meta, tr, emit, &bytes, &n)
+						    o->opt_level, meta, tr, emit, &bytes, &n,
+						    c->want_ptx ? &c->ptx : NULL, &c->ptx_size)
 				    : codegen_amdgpu(m, c->d, c->a, amdgpu_gpu_name(o->target),
 						     o->code_object_version ? o->code_object_version : 5,
 						     o->opt_level, meta, tr, emit, &bytes, &n);
@@ -379,6 +396,166 @@ done:
 	}
 	out->data = strbuf_take(&text, &out->size);
 	return 0;
+}
+
+/* ---- headers for GPU targets and for several targets ------------------------------------ */
+
+static const char *arena_memdup(arena *a, const char *p, size_t n)
+{
+	char *q = arena_alloc(a, n ? n : 1);
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+/* One entry of the --target list, as the header names it and as the compilation takes it. */
+typedef struct target_entry {
+	const char *given;  /* as written */
+	const char *name;   /* canonical: "sm_90a", "gfx906" (for dcu), "x86-64", "riscv64" */
+	const char *option; /* the --target of its compilation (NULL: the host) */
+	const target_desc *td;
+} target_entry;
+
+/* Splits the comma-separated list into entries; an unknown or repeated target, or an empty
+ * entry, is an error. */
+static int parse_targets(compilation *c, const char *list, target_entry **out, size_t *nout)
+{
+	size_t cap = 1;
+	for (const char *p = list; *p; p++)
+		cap += *p == ',';
+	target_entry *t = arena_alloc(c->a, sizeof *t * cap);
+	size_t n = 0;
+	for (const char *p = list;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *given = arena_strndup(c->a, p, len);
+		if (!len) {
+			diag_error(c->d, SRCLOC_NONE, "empty entry in the target list '%s'", list);
+			return 2;
+		}
+		const target_desc *td = target_lookup(given);
+		if (!td) {
+			diag_error(c->d, SRCLOC_NONE, "unknown target '%s' in '%s' (tilecc --version lists "
+				   "them)", given, list);
+			return 2;
+		}
+		target_entry *te = &t[n];
+		te->given = given;
+		te->td = td;
+		te->option = given;
+		if (td == &nvptx_target)
+			te->name = te->option = strncmp(given, "sm_", 3) ? "sm_90" : given;
+		else if (td == &amdgpu_target)
+			te->name = te->option = amdgpu_gpu_name(given);
+		else
+			te->name = td->family;
+		if (!strcmp(given, "host"))
+			te->option = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(t[i].name, te->name)) {
+				if (!strcmp(t[i].given, given))
+					diag_error(c->d, SRCLOC_NONE, "target '%s' is given twice in '%s'", given, list);
+				else
+					diag_error(c->d, SRCLOC_NONE, "target '%s' is given twice in '%s' (as '%s' "
+						   "and '%s')", te->name, list, t[i].given, given);
+				return 2;
+			}
+		n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	*out = t;
+	*nout = n;
+	return 0;
+}
+
+/* A header for GPU targets or several targets: each target compiled in turn (the whole
+ * front end and pipeline each time: the GPU passes rewrite the module), an NVIDIA target
+ * giving its cubin and its PTX, then one launcher over all of them (header_dispatch.c). */
+static int compile_multi(compilation *c, tilecc_output *out)
+{
+	const tilecc_options *o = c->o;
+	target_entry *t;
+	size_t nt;
+	int rc = parse_targets(c, o->target, &t, &nt);
+	if (rc)
+		return rc;
+	header_artifact *arts = arena_alloc(c->a, sizeof *arts * 2 * nt);
+	size_t na = 0;
+	const ir_func *kernel = NULL;
+	strbuf names = {0};
+	for (size_t i = 0; i < nt && !rc; i++) {
+		tilecc_options sub = *o;
+		sub.target = t[i].option;
+		sub.emit = t[i].td == &nvptx_target ? TILECC_EMIT_CUBIN
+			   : t[i].td == &amdgpu_target ? TILECC_EMIT_HSACO
+						     : TILECC_EMIT_SHARED;
+		tilecc_output r = {0};
+		c->o = &sub;
+		c->want_ptx = t[i].td == &nvptx_target;
+		c->ptx = NULL;
+		rc = compile(c, &r);
+		c->o = o;
+		if (!rc && diag_error_count(c->d))
+			rc = 1;
+		if (rc) {
+			diag_note(c->d, SRCLOC_NONE, "while compiling kernel for target '%s' of '%s'",
+				  t[i].given, o->target);
+			tilecc_output_free(&r);
+			free(c->ptx);
+			break;
+		}
+		if (!kernel)
+			kernel = c->kernel;
+		strbuf_printf(&names, "%s%s", i ? ", " : "", t[i].name);
+		/* the bytes move into the arena so that one place frees them */
+		header_artifact *a = &arts[na++];
+		a->target = t[i].name;
+		a->bytes = arena_memdup(c->a, r.data, r.size);
+		a->size = r.size;
+		if (t[i].td == &nvptx_target) {
+			a->format = "CUBIN";
+			a->label = arena_printf(c->a, "%s cubin", t[i].name);
+			header_artifact *p = &arts[na++];
+			p->target = t[i].name;
+			p->format = "PTX";
+			p->label = arena_printf(c->a, "%s ptx", t[i].name);
+			p->bytes = arena_memdup(c->a, c->ptx, c->ptx_size);
+			p->size = c->ptx_size;
+		} else if (t[i].td == &amdgpu_target) {
+			a->format = "HSACO";
+			a->label = arena_printf(c->a, "%s hsaco", t[i].name);
+		} else {
+			a->format = "HOST";
+			a->label = t[i].name;
+		}
+		free(c->ptx);
+		c->ptx = NULL;
+		tilecc_output_free(&r);
+	}
+	c->want_ptx = false;
+	if (!rc && !kernel) {
+		diag_internal(c->d, "no kernel after compiling for '%s'", o->target);
+		rc = 3;
+	}
+	if (!rc) {
+		const char *hn = o->output_name ? strrchr(o->output_name, '/') : NULL;
+		hn = hn ? hn + 1 : o->output_name ? o->output_name : "kernel.h";
+		strbuf h = {0}, src = {0};
+		header_write_multi(&h, &src, kernel, hn, names.data ? names.data : "", arts, na);
+		if (h.oom || src.oom) {
+			diag_internal(c->d, "out of memory while writing the header");
+			strbuf_free(&h);
+			strbuf_free(&src);
+			rc = 3;
+		} else {
+			out->data = strbuf_take(&h, &out->size);
+			out->source = strbuf_take(&src, &out->source_size);
+		}
+	}
+	strbuf_free(&names);
+	return rc;
 }
 
 int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *out)

@@ -12,4 +12,25 @@
 void header_write(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
 		  const char *target, const char *artifact, size_t size);
 
+/* One embedded artifact of a multi-target launcher (header_dispatch.c). */
+typedef struct header_artifact {
+	const char *target; /* "sm_90a", "gfx942", "x86-64" */
+	const char *format; /* the tilert_format's enumerator suffix: "CUBIN", "PTX", "HSACO", "HOST" */
+	const char *label;  /* "sm_90a cubin", "x86-64": what NAME_variant() answers */
+	const char *bytes;
+	size_t size;
+} header_artifact;
+
+/* Writes the header and source of a launcher for kernel f that picks one of arts[0..n) at
+ * run time through tilert_variant_load (docs/abi.md, "Several targets in one launcher");
+ * targets lists the targets for the comments. */
+void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
+			const char *targets, const header_artifact *arts, size_t n);
+
+/* Pieces both writers share: TILECC_KERNEL_<NAME>_H; the launcher's prototype; the
+ * launcher's definition, which calls NAME_kernel() and then tilert_launch(). */
+void header_guard(strbuf *b, const char *name);
+void header_prototype(strbuf *b, const ir_func *f);
+void header_launcher(strbuf *c, const ir_func *f);
+
 #endif

@@ -58,6 +58,8 @@ typedef enum CUfunction_attribute_enum {
 } CUfunction_attribute;
 typedef enum CUdevice_attribute_enum {
 	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 	CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 } CUdevice_attribute;
 enum { CU_STREAM_DEFAULT = 0 };
@@ -121,6 +123,7 @@ static struct {
 	CUcontext ctx;
 	int max_threads;    /* per block */
 	int max_shared;     /* dynamic shared memory per block, with the opt-in */
+	int cc_major, cc_minor; /* compute capability (tilert_variant_select) */
 } drv;
 
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
@@ -215,6 +218,10 @@ static void driver_init(void)
 	    (r = cu.device_attribute(&drv.max_shared,
 	                             CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
 	                             drv.dev)) != CUDA_SUCCESS ||
+	    (r = cu.device_attribute(&drv.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+	                             drv.dev)) != CUDA_SUCCESS ||
+	    (r = cu.device_attribute(&drv.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+	                             drv.dev)) != CUDA_SUCCESS ||
 	    (r = cu.primary_ctx_retain(&drv.ctx, drv.dev)) != CUDA_SUCCESS) {
 		snprintf(drv.why, sizeof drv.why, "no usable CUDA device %d: %s", drv.ordinal,
 		         result_text(r, text, sizeof text));
@@ -245,6 +252,11 @@ static const char *cuda_unusable(void)
 int tilert_has_cuda(void)
 {
 	return cuda_unusable() == NULL;
+}
+
+int tilert_cuda_compute_capability(void)
+{
+	return cuda_unusable() == NULL ? drv.cc_major * 10 + drv.cc_minor : 0;
 }
 
 /* ---- Modules and kernels ---- */

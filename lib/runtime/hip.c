@@ -108,6 +108,7 @@ static struct {
 	int ready;     /* the functions above and the device are usable */
 	char why[400]; /* when not: the message every GPU call fails with */
 	int ordinal;
+	char arch[32]; /* the gfx processor, "" when it could not be read (read_arch) */
 } drv;
 
 static pthread_once_t drv_once = PTHREAD_ONCE_INIT;
@@ -159,6 +160,46 @@ static int hip_fail(int code, hipError_t r, const char *call, const char *contex
 	rc = tilert_fail_call(code, call, result_text(r, text, sizeof text), context, ap);
 	va_end(ap);
 	return rc;
+}
+
+/* The device's gfx processor for tilert_variant_select: TILERT_HIP_ARCH when set, else the
+ * gcnArchName of hipGetDeviceProperties ("gfx90a:sramecc+:xnack-"). The layout of
+ * hipDeviceProp_t differs between ROCm releases (the R0600 struct of ROCm 6, the older one
+ * before), so rather than trust an offset the properties are read into a zeroed buffer far
+ * larger than either and the first "gfx<hex digits>" string in it is taken: gcnArchName is
+ * the only field that holds one (the marketing name, "AMD Instinct MI300X", does not).
+ * Not run on AMD hardware yet (docs/amdgpu.md). */
+static void read_arch(void *h)
+{
+	typedef hipError_t (*props_fn)(void *prop, int ordinal);
+	static unsigned char buf[16384];
+	const char *env = getenv("TILERT_HIP_ARCH");
+	props_fn f;
+
+	if (env && *env) {
+		snprintf(drv.arch, sizeof drv.arch, "%.31s", env);
+	} else {
+		if (!(*(void **)&f = dlsym(h, "hipGetDevicePropertiesR0600")))
+			*(void **)&f = dlsym(h, "hipGetDeviceProperties");
+		memset(buf, 0, sizeof buf);
+		if (!f || f(buf, drv.ordinal) != hipSuccess)
+			return;
+		for (size_t i = 0; i + 4 < sizeof buf; i++) {
+			size_t n = 3;
+			if (memcmp(buf + i, "gfx", 3) != 0)
+				continue;
+			while (i + n < sizeof buf && strchr("0123456789abcdef", buf[i + n]) && buf[i + n])
+				n++;
+			if (n > 3 && n < sizeof drv.arch && (buf[i + n] == 0 || buf[i + n] == ':')) {
+				memcpy(drv.arch, buf + i, n);
+				drv.arch[n] = 0;
+				break;
+			}
+		}
+	}
+	char *colon = strchr(drv.arch, ':');
+	if (colon)
+		*colon = 0;
 }
 
 /* Opens the runtime, resolves every entry point, initializes it and picks the device.
@@ -232,6 +273,7 @@ static void driver_init(void)
 		         result_text(r, text, sizeof text));
 		return;
 	}
+	read_arch(h);
 	drv.ready = 1;
 }
 
@@ -257,6 +299,11 @@ static const char *hip_unusable(void)
 int tilert_has_hip(void)
 {
 	return hip_unusable() == NULL;
+}
+
+void tilert_hip_arch(char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", hip_unusable() == NULL ? drv.arch : "");
 }
 
 /* ---- Modules and kernels ---- */

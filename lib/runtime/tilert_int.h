@@ -123,6 +123,12 @@ typedef struct tilert_gpu {
 } tilert_gpu;
 
 extern const tilert_gpu tilert_gpu_cuda; /* cuda.c */
+/* cuda.c: the CUDA device's compute capability, major * 10 + minor; 0 when the driver or
+ * the device is not usable. */
+int tilert_cuda_compute_capability(void);
+/* hip.c: the AMD GPU's processor name ("gfx942", its ":feature" suffixes dropped) in buf
+ * ("" when the runtime or the GPU is not usable, or the name cannot be read). */
+void tilert_hip_arch(char *buf, size_t size);
 extern const tilert_gpu tilert_gpu_hip;  /* hip.c */
 
 /* What launch geometry is checked against. */

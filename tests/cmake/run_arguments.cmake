@@ -51,8 +51,12 @@ expect_error(NONE "unknown argument 'SOURCES'"
   [[tilecc_add_kernel(lib SOURCES k.py KERNEL k SIGNATURE "i32")]])
 expect_error(NONE "CONSTANTS entry 'NUM_WARP' is not NAME=VALUE"
   "tilecc_add_kernel(lib ${ok} CONSTANTS BLOCK=64 NUM_WARP 4)")
-expect_error(NONE "unknown entry 'sm_80' in TARGETS"
-  "tilecc_add_kernel(lib ${ok} TARGETS x86-64 sm_80)")
+expect_error(NONE "unknown entry 'sm_99' in TARGETS"
+  "tilecc_add_kernel(lib ${ok} TARGETS x86-64 sm_99)")
+expect_error(NONE "unknown entry 'gfx' in TARGETS"
+  "tilecc_add_kernel(lib ${ok} TARGETS sm_90a gfx)")
+expect_error(NONE "unknown entry 'cuda' in TARGETS"
+  "tilecc_add_kernel(lib ${ok} TARGETS cuda)")
 expect_error(NONE "NUM_WARPS must be a positive integer, not 'four'"
   "tilecc_add_kernel(lib ${ok} NUM_WARPS four)")
 expect_error(NONE "OPTIONS entry 'STATIC_RUNTIM' looks like a keyword"
@@ -65,6 +69,12 @@ expect_error(NONE "enable the C language"
   "tilecc_add_kernel(lib ${ok})")
 expect_error(C "no target TileCC::tilecc; call find_package\\(TileCC\\) first"
   "tilecc_add_kernel(lib ${ok})")
+# pre-generated sources: the directory must hold the library's folder, with the files
+expect_error(C "TILECC_PREGENERATED_DIR has no lib/"
+  "set(TILECC_PREGENERATED_DIR \"${WORK_DIR}/nowhere\")\ntilecc_add_kernel(lib ${ok})")
+file(MAKE_DIRECTORY "${WORK_DIR}/pre/lib")
+expect_error(C "no target TileCC::tilert; call find_package"
+  "set(TILECC_PREGENERATED_DIR \"${WORK_DIR}/pre\")\ntilecc_add_kernel(lib ${ok})")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "cmake.arguments: ${failures} of ${n} cases failed")

@@ -4,7 +4,8 @@
 # same for a project that asks for several TARGETS. Any failing step stops the test with
 # that step's command and output.
 #
-# Variables: TILECC_BUILD_DIR, EXAMPLE_DIR, WORK_DIR, GENERATOR, C_COMPILER, PROCESSOR (the
+# Variables: TILECC_BUILD_DIR, EXAMPLE_DIR, GPU_EXAMPLE_DIR and SOURCE_DIR (examples/gpu and
+# the checkout, for step 3), WORK_DIR, GENERATOR, C_COMPILER, PROCESSOR (the
 # build's CMAKE_SYSTEM_PROCESSOR), CONFIG (may be empty), C_FLAGS and LINK_FLAGS (the
 # sanitizer flags in a sanitizer build, else empty).
 cmake_minimum_required(VERSION 3.20)
@@ -134,3 +135,58 @@ endif()
 find_program_built("${build}" multi exe)
 step("run ${exe}" "${exe}")
 message(STATUS "${step_output}")
+
+# 3. examples/gpu (GPU_EXAMPLE_DIR): each kernel one launcher for sm_90a, sm_80, gfx942 and
+# x86-64; here, without a GPU, the x86-64 artifacts run (and again with the CPU forced).
+# Then the same project built the way a machine without tilecc builds it (the H200's
+# tests/gpu/aot.sh): libtilert from the checkout (SOURCE_DIR), the kernels' sources taken
+# from the first build's tilecc/ directory through TILECC_PREGENERATED_DIR.
+if(NOT here STREQUAL "x86-64" OR NOT GPU_EXAMPLE_DIR)
+  return()
+endif()
+find_program(ptxas ptxas HINTS /usr/local/cuda/bin)
+if(NOT ptxas AND NOT DEFINED ENV{TILECC_PTXAS})
+  message(STATUS "cmake.example: no ptxas; examples/gpu (cubins) is skipped")
+  return()
+endif()
+set(build "${WORK_DIR}/gpu")
+step("configure examples/gpu" ${CMAKE_COMMAND} -S "${GPU_EXAMPLE_DIR}" -B "${build}"
+  ${configure_args})
+step("build examples/gpu" ${CMAKE_COMMAND} --build "${build}" --config ${CONFIG})
+file(STRINGS "${build}/tilecc/matmul_kernel/matmul.h" h LIMIT_COUNT 1)
+if(NOT h MATCHES "for sm_90a, sm_80, gfx942, x86-64")
+  message(FATAL_ERROR "cmake.example: matmul.h is not for the four targets: ${h}")
+endif()
+find_program_built("${build}" tilecc_gpu_example exe)
+foreach(force 0 1)
+  step("run ${exe} (TILERT_FORCE_CPU=${force})" ${CMAKE_COMMAND} -E env
+    TILERT_FORCE_CPU=${force} EXPECT_VARIANT=x86-64 "${exe}")
+  message(STATUS "${step_output}")
+  foreach(line "vadd: x86-64" "matmul: OK \\(197 x 131 x 77\\)" "tilecc_gpu_example: all OK")
+    if(NOT step_output MATCHES "${line}")
+      message(FATAL_ERROR "cmake.example: examples/gpu did not print '${line}':\n${step_output}")
+    endif()
+  endforeach()
+endforeach()
+
+set(pre_build "${WORK_DIR}/gpu-pregenerated")
+step("configure examples/gpu with TILECC_PREGENERATED_DIR" ${CMAKE_COMMAND}
+  -S "${GPU_EXAMPLE_DIR}" -B "${pre_build}" ${configure_args} -DTILECC_SOURCE_DIR=${SOURCE_DIR}
+  -DTILECC_PREGENERATED_DIR=${build}/tilecc)
+step("build it" ${CMAKE_COMMAND} --build "${pre_build}" --config ${CONFIG} --verbose)
+if(step_output MATCHES "tilecc: kernel [a-z]+ \\([^)]*\\) from")
+  message(FATAL_ERROR "cmake.example: the pre-generated build ran tilecc:\n${step_output}")
+endif()
+foreach(k vadd softmax matmul)
+  file(SHA256 "${build}/tilecc/${k}_kernel/${k}.c" a)
+  file(SHA256 "${pre_build}/tilecc/${k}_kernel/${k}.c" b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "cmake.example: the pre-generated ${k}.c is not the staged one")
+  endif()
+endforeach()
+find_program_built("${pre_build}" tilecc_gpu_example exe)
+step("run ${exe}" ${CMAKE_COMMAND} -E env EXPECT_VARIANT=x86-64 "${exe}")
+message(STATUS "${step_output}")
+if(NOT step_output MATCHES "tilecc_gpu_example: all OK")
+  message(FATAL_ERROR "cmake.example: the pre-generated examples/gpu failed:\n${step_output}")
+endif()

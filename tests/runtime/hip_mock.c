@@ -88,6 +88,20 @@ EXPORT int hipSetDevice(int ordinal)
 	return ordinal == 0 ? hipSuccess : hipErrorInvalidDevice;
 }
 
+/* The device properties as libtilert reads them (hip.c's read_arch): only the gcnArchName
+ * matters, at an offset of neither ROCm layout, after other nonzero fields, with its
+ * features; the marketing name first. */
+EXPORT int hipGetDevicePropertiesR0600(void *prop, int ordinal)
+{
+	unsigned char *p = prop;
+	if (ordinal != 0)
+		return hipErrorInvalidDevice;
+	strcpy((char *)p, "AMD Instinct MI210 (mock)");
+	memset(p + 256, 0x7f, 140);
+	strcpy((char *)p + 396, "gfx90a:sramecc+:xnack-");
+	return hipSuccess;
+}
+
 EXPORT const char *hipGetErrorName(int r)
 {
 	switch (r) {

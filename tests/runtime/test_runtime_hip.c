@@ -415,8 +415,25 @@ static void test_mock(const char *mock_path, const char *real_path)
 	if (!last_stream)
 		return;
 
-	/* The module: two kernels, in order; helper has no metadata. */
+	/* The device as multi-target launchers see it: the mock's gfx90a, and its HSACO chosen
+	 * from a launcher's list (the image's own target is not checked by the mock). */
+	tilert_device_info info;
+	CHECK(tilert_device_query(&info) == TILERT_OK);
+	CHECK(info.cuda_cc == 0 && strcmp(info.amd_arch, "gfx90a") == 0);
 	image_good(&im);
+	{
+		tilert_variant v[3] = { { "gfx942", TILERT_FORMAT_HSACO, im.b, im.size },
+		                        { "gfx90a", TILERT_FORMAT_HSACO, im.b, im.size },
+		                        { "x86-64", TILERT_FORMAT_HOST, im.b, 1 } };
+		size_t chosen = 9;
+		CHECK(tilert_variant_load(v, 3, "fill", &mod, &k, &chosen) == TILERT_OK);
+		CHECK(chosen == 1 && k != NULL && tilert_module_format(mod) == TILERT_FORMAT_HSACO);
+		tilert_module_unload(mod);
+		mod = NULL;
+		k = NULL;
+	}
+
+	/* The module: two kernels, in order; helper has no metadata. */
 	CHECK(tilert_module_load_data(im.b, im.size, &mod) == TILERT_OK);
 	if (!mod)
 		return;

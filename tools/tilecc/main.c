@@ -27,7 +27,9 @@ static void usage(FILE *f)
 		"                        hsaco | header\n"
 		"  --target=T            x86-64 | riscv64 | sm_80 | sm_86 | sm_89 | sm_90 | sm_90a |\n"
 		"                        gfx906 | gfx90a | gfx942 | dcu (= gfx906) | other gfx9 names\n"
-		"                        the LLVM in use knows (default: the host)\n"
+		"                        the LLVM in use knows (default: the host); with -o FILE.h a\n"
+		"                        comma-separated list (or repeated --target) makes one\n"
+		"                        launcher that picks the artifact for the device at run time\n"
 		"  --code-object-version N  AMD: HSA code object version, 4 or 5 (default 5)\n"
 		"  -mcpu=CPU, -mattr=A   CPU name and features for CPU targets (like clang)\n"
 		"  -k, --kernel NAME     the @triton.jit function to compile\n"
@@ -191,6 +193,7 @@ int main(int argc, char **argv)
 	size_t ndefs = 0;
 	const char **incs = calloc((size_t)argc, sizeof *incs);
 	size_t nincs = 0;
+	char *target_list = NULL; /* the joined list of repeated --target options */
 	int rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -217,7 +220,20 @@ int main(int argc, char **argv)
 			}
 			o.emit = emits[k].emit;
 		} else if ((v = opt_value(argc, argv, &i, "--target", &missing))) {
-			o.target = v;
+			/* a repeated --target adds to the list: --target=sm_90a --target=x86-64 */
+			if (o.target) {
+				size_t n = strlen(o.target) + strlen(v) + 2;
+				char *joined = malloc(n);
+				if (!joined) {
+					rc = 3;
+					goto out;
+				}
+				snprintf(joined, n, "%s,%s", o.target, v);
+				free(target_list);
+				o.target = target_list = joined;
+			} else {
+				o.target = v;
+			}
 		} else if (!strncmp(a, "-mcpu=", 6)) {
 			o.mcpu = a + 6;
 		} else if (!strncmp(a, "-mattr=", 7)) {
@@ -289,6 +305,10 @@ int main(int argc, char **argv)
 		rc = bad_usage("%s", "no input file");
 		goto out;
 	}
+	if (o.emit == TILECC_EMIT_HEADER && (!output || !strcmp(output, "-"))) {
+		rc = bad_usage("%s", "a header needs -o FILE.h (the C source is written beside it)");
+		goto out;
+	}
 
 	size_t len = 0;
 	char *src = read_file(input, &len);
@@ -352,5 +372,6 @@ out:
 		free((char *)defs[i].name);
 	free(defs);
 	free(incs);
+	free(target_list);
 	return rc;
 }
