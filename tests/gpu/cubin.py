@@ -42,6 +42,8 @@ class Cubin:
         self.shared = int(self.meta["shared"])
         if self.shared > 48 * 1024:
             check(cuda.cuFuncSetAttribute(self.fn, 8, self.shared), "cuFuncSetAttribute")  # MAX_DYNAMIC_SHARED
+            # No cuFuncSetCacheConfig(PREFER_SHARED), which Triton's launcher calls: on the
+            # H200 it made tilecc's matmul 0.93x -> 0.78x Triton (docs/perf.md, sixth session).
 
     def __call__(self, grid, *args):
         vals = []
