@@ -14,7 +14,7 @@ CUBINS = sys.argv[2]    # folder with <kernel>[_suffix].cubin and compile_ms.jso
 OUT = sys.argv[3] if len(sys.argv) > 3 else None
 
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gpu"))
-from cubin import Cubin  # noqa: E402  (the shared launcher of tilecc cubins)
+from cubin import Cubin, func_facts  # noqa: E402  (the shared launcher of tilecc cubins)
 
 
 def triton_kernel(name):
@@ -78,6 +78,17 @@ def report(name, size, unit, work, ours, theirs, cms, tms, n=10):
     rows.append(r)
     print(f"| {name:9} | {size:24} | {r['tilecc'] or 0:10.1f} {unit:7} | {r['triton']:10.1f} {unit:7} | "
           f"{(r['ratio'] or 0):5.2f}x | {cms:7.1f} ms | {tms:7.1f} ms |", flush=True)
+
+
+def facts(name, ours, compiled, block):
+    """Prints how the driver sees tilecc's kernel and Triton's (registers, shared memory,
+    carveout, programs per SM): a difference there explains a ratio the code does not."""
+    try:
+        t_shared = compiled.metadata.shared
+        print(f"   {name} driver facts: tilecc {func_facts(ours.fn.value, ours.block, ours.shared)}, "
+              f"Triton {func_facts(compiled.function, block, t_shared)}", flush=True)
+    except Exception as e:  # diagnostics only
+        print(f"   {name} driver facts: unavailable ({type(e).__name__}: {e})", flush=True)
 
 
 def maybe(f):
@@ -152,6 +163,7 @@ def matmul(M, dt, label, key):
     grid = ((M // 128) * (M // 128),)
     args = (M, M, M, M, 1, M, 1, M, 1)
     tms = triton_cold("matmul", lambda: tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4))
+    facts("matmul", k, tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4), 128)
     k(grid, A, B, C1, *args)
     torch.cuda.synchronize()
     ref = (A.float() @ B.float())
@@ -177,6 +189,7 @@ def attention(D, S, key):
     scale = 1.0 / D ** 0.5
     grid = (S // 128, BH)
     tms = triton_cold("attention", lambda: tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8))
+    facts("attention", k, tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8), 256)
     k(grid, q, kk, v, o1, S, scale, S * D, D)
     torch.cuda.synchronize()
     ref = torch.nn.functional.scaled_dot_product_attention(q, kk, v)

@@ -17,6 +17,24 @@ def check(r, what):
         raise RuntimeError(f"{what}: {s.value.decode()}")
 
 
+def func_facts(fn, block, shared):
+    """What the driver says of a kernel handle (a CUfunction, ours or Triton's
+    CompiledKernel.function) launched with `block` threads and `shared` bytes of dynamic
+    shared memory: registers, static shared bytes, the dynamic-shared limit it was opted
+    into, its preferred carveout (-1: the driver's default) and the programs per SM the
+    occupancy calculator gives. For comparing how the two are launched, not timed."""
+    f = ctypes.c_void_p(fn)
+    out = {}
+    for name, attr in (("regs", 4), ("static_shared", 1), ("max_dynamic_shared", 8), ("carveout", 9)):
+        v = ctypes.c_int()
+        if cuda.cuFuncGetAttribute(ctypes.byref(v), attr, f) == 0:
+            out[name] = v.value
+    n = ctypes.c_int()
+    if cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(n), f, block, ctypes.c_size_t(shared)) == 0:
+        out["programs_per_sm"] = n.value
+    return out
+
+
 class Cubin:
     """A tilecc kernel: the cubin's NAME entry and its NAME__meta (block size, shared
     memory). Arguments: tensors (their device pointers), floats (fp32), ints (i32), or
