@@ -207,7 +207,7 @@ static bool invariant_a_in_regs(assigner *s, ir_op *dot, const gpu_mma *p)
 		if (o->code == IR_OP_FOR || o->code == IR_OP_WHILE)
 			loop = o;
 	}
-	gpu_layout al;
+	gpu_layout al = {.kind = GPU_BLOCKED}; /* the fill sets the rest it needs */
 	gpu_layout_mma_fill(&al, p->w0, 1);
 	int64_t words = ir_type_numel(t) * gpu_elem_bytes(t->elem) / (4 * (int64_t)s->warp * s->warps);
 	if (!loop || !gpu_mma_a_regs(p, &al) || words > A_REGS_MAX_WORDS)
