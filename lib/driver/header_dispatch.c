@@ -113,5 +113,5 @@ void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *head
 		      "\tpthread_mutex_unlock(&lock);\n"
 		      "\treturn f;\n}\n\n",
 		      k, k, k, k, k, k, k, k, k, k);
-	header_launcher(c, f);
+	header_launcher(c, f, false);
 }
