@@ -59,6 +59,17 @@ static const char *int_hint(int v)
 
 static int failures;
 
+/* n floats, 64-byte aligned (aligned_alloc wants a multiple of the alignment). */
+static float *alloc_floats(size_t n)
+{
+	float *p = aligned_alloc(64, (sizeof(float) * n + 63) / 64 * 64);
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
 static void check_variant(const char *what, const char *got, const char *want)
 {
 	if (!got || strcmp(got, want)) {
@@ -70,13 +81,8 @@ static void check_variant(const char *what, const char *got, const char *want)
 static void run_vadd(int n, int offx, int offy, int offo, int *hit)
 {
 	/* 64-byte aligned buffers; offN shifts a pointer one element off 16-byte alignment */
-	float *bx = aligned_alloc(64, sizeof(float) * (size_t)(n + 8));
-	float *by = aligned_alloc(64, sizeof(float) * (size_t)(n + 8));
-	float *bo = aligned_alloc(64, sizeof(float) * (size_t)(n + 8));
-	if (!bx || !by || !bo) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
+	float *bx = alloc_floats((size_t)n + 8), *by = alloc_floats((size_t)n + 8);
+	float *bo = alloc_floats((size_t)n + 8);
 	for (int i = 0; i < n + 8; i++) {
 		bx[i] = rnd();
 		by[i] = rnd();
@@ -117,12 +123,7 @@ static void run_vadd(int n, int offx, int offy, int offo, int *hit)
 static void run_affine(int m, int n, int stride, int offx, int offo, int *hit)
 {
 	size_t size = (size_t)m * (size_t)stride + 8;
-	float *bx = aligned_alloc(64, sizeof(float) * size);
-	float *bo = aligned_alloc(64, sizeof(float) * size);
-	if (!bx || !bo) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
+	float *bx = alloc_floats(size), *bo = alloc_floats(size);
 	for (size_t i = 0; i < size; i++) {
 		bx[i] = rnd();
 		bo[i] = poison();
