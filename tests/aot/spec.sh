@@ -6,7 +6,8 @@
 #  - spec_launch.c, launching them at sizes 1, primes, 16, 16k, 16k+1 with pointers aligned
 #    and one element off, sees each launch run the variant its arguments call for, every
 #    variant run (those that valid arguments can reach), and correct results;
-#  - a header for x86-64 and the host as a target list (variants x targets) compiles;
+#  - headers for target lists (variants x targets: x86-64,riscv64 and sm_90a,x86-64)
+#    compile, and the sm_90a,x86-64 ones pass spec_launch.c here on their x86-64 artifacts;
 #  - bad uses are refused with a located diagnostic and a non-zero exit.
 #
 #   spec.sh TILECC CC INCLUDE_DIR LIBTILERT WORK_DIR BENCH_DIR
@@ -37,6 +38,23 @@ grep -q '"----", /\* \*fp32, \*fp32, \*fp32, i32, 1024 \*/' "$work/run/vadd.c" |
 [ "$(grep -c '{"riscv64", TILERT_FORMAT_HOST' "$work/multi/vadd.c")" = 6 ] ||
 	fail "want 6 riscv64 artifacts (one per variant)"
 "$cc" -c -Wall -Werror -I"$inc" -I"$work/multi" "$work/multi/vadd.c" -o "$work/multi/vadd.o"
+
+# variants x GPU targets: the headers tests/gpu/stage-spec.sh stages for the H200 compile,
+# and run here on their x86-64 artifacts (no GPU), with the same checks
+if [ -n "${TILECC_PTXAS:-}" ] || command -v ptxas >/dev/null || [ -x /usr/local/cuda/bin/ptxas ]; then
+	"$here/../gpu/stage-spec.sh" "$tilecc" "$work/gpu" >/dev/null
+	grep -q '{"sm_90a", TILERT_FORMAT_CUBIN' "$work/gpu/vadd.c" || fail "no sm_90a cubin"
+	[ "$(grep -c '{"sm_90a", TILERT_FORMAT_PTX' "$work/gpu/vadd.c")" = 24 ] ||
+		fail "want 24 sm_90a PTX (one per variant)"
+	# shellcheck disable=SC2086
+	"$cc" ${AOT_CFLAGS:-} -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -I"$inc" \
+		-I"$work/gpu" "$here/spec_launch.c" "$work/gpu/vadd.c" "$work/gpu/affine2d.c" "$lib" \
+		-lpthread -ldl -lm -Wl,-rpath,"$(dirname "$lib")" -o "$work/gpu/spec_launch"
+	out=$(TILERT_FORCE_CPU=1 "$work/gpu/spec_launch") || fail "spec_launch (sm_90a,x86-64) failed"
+	echo "$out" | grep -q "^artifacts: vadd x86-64, affine2d x86-64$" || fail "not x86-64: $out"
+else
+	echo "spec.sh: no ptxas: the sm_90a,x86-64 headers are not checked"
+fi
 
 # bad uses: exit code, message, location
 expect_error() { # CODE PATTERN SIG ARGS...

@@ -4,7 +4,8 @@
  * must run the variant whose assumptions are the strongest the arguments meet (checked
  * against NAME_last_variant(), predicted here from the values), the results must match a C
  * reference on random inputs, and the poisoned elements around them must stay untouched.
- * At the end every variant must have run, except the ones no valid argument reaches. */
+ * At the end every variant must have run, except the ones no valid argument reaches.
+ * With headers for a GPU target it runs on the GPU (tests/gpu/spec.sh), in device memory. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +60,14 @@ static const char *int_hint(int v)
 
 static int failures;
 
+static void check_variant(const char *what, const char *got, const char *want)
+{
+	if (!got || strcmp(got, want)) {
+		fprintf(stderr, "%s: ran variant \"%s\", want \"%s\"\n", what, got ? got : "(none)", want);
+		failures++;
+	}
+}
+
 /* n floats, 64-byte aligned (aligned_alloc wants a multiple of the alignment). */
 static float *alloc_floats(size_t n)
 {
@@ -70,39 +79,82 @@ static float *alloc_floats(size_t n)
 	return p;
 }
 
-static void check_variant(const char *what, const char *got, const char *want)
-{
-	if (!got || strcmp(got, want)) {
-		fprintf(stderr, "%s: ran variant \"%s\", want \"%s\"\n", what, got ? got : "(none)", want);
-		failures++;
-	}
-}
+/* A buffer on the host and, when the launchers chose a GPU artifact, its copy on the device
+ * (allocations there are at least 256-byte aligned). */
+static int on_gpu;
 
-static void run_vadd(int n, int offx, int offy, int offo, int *hit)
+typedef struct buf {
+	float *host;
+	void *dev;
+	size_t n;
+} buf;
+
+static void must(int rc, const char *what)
 {
-	/* 64-byte aligned buffers; offN shifts a pointer one element off 16-byte alignment */
-	float *bx = alloc_floats((size_t)n + 8), *by = alloc_floats((size_t)n + 8);
-	float *bo = alloc_floats((size_t)n + 8);
-	for (int i = 0; i < n + 8; i++) {
-		bx[i] = rnd();
-		by[i] = rnd();
-		bo[i] = poison();
-	}
-	float *x = bx + offx, *y = by + offy, *out = bo + offo;
-	tilert_grid g = {(uint32_t)(n + 1023) / 1024, 1, 1};
-	char what[128], want[128];
-	snprintf(what, sizeof what, "vadd n=%d offsets %d,%d,%d", n, offx, offy, offo);
-	int rc = vadd_launch(NULL, g, x, y, out, n);
 	if (rc != TILERT_OK) {
 		fprintf(stderr, "%s: %s (%s)\n", what, tilert_error_string(rc), tilert_last_error());
 		exit(1);
 	}
-	snprintf(want, sizeof want, "%s, %s, %s, %s, 1024", ptr_hint(x), ptr_hint(y), ptr_hint(out),
-		 int_hint(n));
+}
+
+static buf buf_new(size_t n)
+{
+	buf b = {alloc_floats(n), NULL, n};
+	if (on_gpu)
+		must(tilert_device_alloc(sizeof(float) * n, &b.dev), "tilert_device_alloc");
+	return b;
+}
+
+/* What the kernel gets: element off of the buffer where the kernel runs. */
+static float *buf_arg(const buf *b, int off)
+{
+	return on_gpu ? (float *)b->dev + off : b->host + off;
+}
+
+static void buf_upload(const buf *b)
+{
+	if (on_gpu)
+		must(tilert_memcpy_htod(b->dev, b->host, sizeof(float) * b->n), "tilert_memcpy_htod");
+}
+
+static void buf_download(buf *b)
+{
+	if (on_gpu)
+		must(tilert_memcpy_dtoh(b->host, b->dev, sizeof(float) * b->n), "tilert_memcpy_dtoh");
+}
+
+static void buf_free(buf *b)
+{
+	free(b->host);
+	if (b->dev)
+		must(tilert_device_free(b->dev), "tilert_device_free");
+}
+
+static void run_vadd(int n, int offx, int offy, int offo, int *hit)
+{
+	/* offN shifts a pointer one element off 16-byte alignment */
+	buf bx = buf_new((size_t)n + 8), by = buf_new((size_t)n + 8), bo = buf_new((size_t)n + 8);
+	for (int i = 0; i < n + 8; i++) {
+		bx.host[i] = rnd();
+		by.host[i] = rnd();
+		bo.host[i] = poison();
+	}
+	buf_upload(&bx);
+	buf_upload(&by);
+	buf_upload(&bo);
+	float *dx = buf_arg(&bx, offx), *dy = buf_arg(&by, offy), *dout = buf_arg(&bo, offo);
+	tilert_grid g = {(uint32_t)(n + 1023) / 1024, 1, 1};
+	char what[128], want[128];
+	snprintf(what, sizeof what, "vadd n=%d offsets %d,%d,%d", n, offx, offy, offo);
+	must(vadd_launch(NULL, g, dx, dy, dout, n), what);
+	buf_download(&bo);
+	snprintf(want, sizeof want, "%s, %s, %s, %s, 1024", ptr_hint(dx), ptr_hint(dy),
+		 ptr_hint(dout), int_hint(n));
 	check_variant(what, vadd_last_variant(), want);
 	int s = spec_index(vadd_spec_signatures, vadd_num_specs, vadd_last_variant());
 	if (s >= 0)
 		hit[s] = 1;
+	const float *x = bx.host + offx, *y = by.host + offy, *out = bo.host + offo;
 	int bad = 0;
 	for (int i = 0; i < n + 8 - offo; i++) {
 		int ok = i < n ? out[i] == x[i] + y[i] : is_poison(out[i]);
@@ -110,40 +162,40 @@ static void run_vadd(int n, int offx, int offy, int offo, int *hit)
 			fprintf(stderr, "%s: out[%d] = %g, want %g\n", what, i, out[i],
 				i < n ? x[i] + y[i] : poison());
 	}
-	if (offo && !is_poison(bo[0])) {
+	if (offo && !is_poison(bo.host[0])) {
 		fprintf(stderr, "%s: wrote before out\n", what);
 		bad++;
 	}
 	failures += bad != 0;
-	free(bx);
-	free(by);
-	free(bo);
+	buf_free(&bx);
+	buf_free(&by);
+	buf_free(&bo);
 }
 
 static void run_affine(int m, int n, int stride, int offx, int offo, int *hit)
 {
 	size_t size = (size_t)m * (size_t)stride + 8;
-	float *bx = alloc_floats(size), *bo = alloc_floats(size);
+	buf bx = buf_new(size), bo = buf_new(size);
 	for (size_t i = 0; i < size; i++) {
-		bx[i] = rnd();
-		bo[i] = poison();
+		bx.host[i] = rnd();
+		bo.host[i] = poison();
 	}
-	float *x = bx + offx, *out = bo + offo;
+	buf_upload(&bx);
+	buf_upload(&bo);
+	float *dx = buf_arg(&bx, offx), *dout = buf_arg(&bo, offo);
 	tilert_grid g = {(uint32_t)(m + 15) / 16, (uint32_t)(n + 31) / 32, 1};
 	char what[128], want[128];
 	snprintf(what, sizeof what, "affine2d M=%d N=%d stride=%d offsets %d,%d", m, n, stride, offx,
 		 offo);
-	int rc = affine2d_launch(NULL, g, x, out, m, n, stride);
-	if (rc != TILERT_OK) {
-		fprintf(stderr, "%s: %s (%s)\n", what, tilert_error_string(rc), tilert_last_error());
-		exit(1);
-	}
-	snprintf(want, sizeof want, "%s, %s, i32, %s, %s, 16, 32", ptr_hint(x), ptr_hint(out),
+	must(affine2d_launch(NULL, g, dx, dout, m, n, stride), what);
+	buf_download(&bo);
+	snprintf(want, sizeof want, "%s, %s, i32, %s, %s, 16, 32", ptr_hint(dx), ptr_hint(dout),
 		 int_hint(n), int_hint(stride));
 	check_variant(what, affine2d_last_variant(), want);
 	int s = spec_index(affine2d_spec_signatures, affine2d_num_specs, affine2d_last_variant());
 	if (s >= 0)
 		hit[s] = 1;
+	const float *x = bx.host + offx, *out = bo.host + offo;
 	int bad = 0;
 	for (size_t i = 0; i + (size_t)offo < size; i++) {
 		size_t r = i / (size_t)stride, c = i % (size_t)stride;
@@ -155,8 +207,8 @@ static void run_affine(int m, int n, int stride, int offx, int offo, int *hit)
 				out[i], inside ? want_v : poison());
 	}
 	failures += bad != 0;
-	free(bx);
-	free(bo);
+	buf_free(&bx);
+	buf_free(&bo);
 }
 
 /* Counts the variants hit, saying which were not. */
@@ -180,6 +232,18 @@ int main(void)
 			affine2d_num_specs);
 		return 1;
 	}
+	/* the unhinted variants' artifacts say where the kernels run (both launchers have the
+	 * same targets) */
+	if (!vadd_variant() || !affine2d_variant()) {
+		fprintf(stderr, "no artifact loads: %s\n", tilert_last_error());
+		return 1;
+	}
+	on_gpu = vadd_format() != TILERT_FORMAT_HOST;
+	if (on_gpu != (affine2d_format() != TILERT_FORMAT_HOST)) {
+		fprintf(stderr, "the launchers chose %s and %s\n", vadd_variant(), affine2d_variant());
+		return 1;
+	}
+	printf("artifacts: vadd %s, affine2d %s\n", vadd_variant(), affine2d_variant());
 	if (vadd_last_variant() != NULL) {
 		fprintf(stderr, "a variant before the first launch\n");
 		return 1;
