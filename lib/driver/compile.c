@@ -648,7 +648,7 @@ static int find_spec_slots(compilation *c, uint32_t file, const char *sig, spec_
 		srcloc loc = {file, 1, (uint32_t)(p - sig) + 1, e > p ? (uint32_t)(e - p) : 1};
 		if (e - p >= 2 && e[-1] == '?' && e[-2] == ':') {
 			bool ptr = *p == '*';
-			bool in = (*p == 'i' || *p == 'u') && p[1] != '1';
+			bool in = (*p == 'i' || *p == 'u') && !(p[1] == '1' && p[2] == ':'); /* not i1 */
 			if (isdigit((unsigned char)*p) || *p == '-') {
 				diag_error(c->d, loc, "'%.*s': a constexpr value cannot be specialized "
 					   "(':?' asks for variants of integer and pointer parameters)",
@@ -661,8 +661,11 @@ static int find_spec_slots(compilation *c, uint32_t file, const char *sig, spec_
 				return -1;
 			}
 			if (n == max) {
+				int most = 1;
+				for (int i = 0; i < max; i++)
+					most *= 3;
 				diag_error(c->d, loc, "more than %d parameters to specialize (':?'): at "
-					   "most %d, which make up to %d variants", max, max, 81);
+					   "most %d, which make up to %d variants", max, max, most);
 				return -1;
 			}
 			slots[n].col = loc.col;

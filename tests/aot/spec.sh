@@ -56,6 +56,13 @@ else
 	echo "spec.sh: no ptxas: the sm_90a,x86-64 headers are not checked"
 fi
 
+# 16-bit and 64-bit integers are specialized too (i16 is not i1)
+"$tilecc" "$here/kernels/affine2d.py" -k affine2d -s "*fp32, *fp32, i32, i16:?, i64:?, 16, 32" \
+	-o "$work/multi/wide.h"
+grep -q '"---DD", /\* \*fp32, \*fp32, i32, i16:16, i64:16, 16, 32 \*/' "$work/multi/wide.c" ||
+	fail "i16:? / i64:? did not give their variants"
+"$cc" -c -Wall -Werror -I"$inc" -I"$work/multi" "$work/multi/wide.c" -o "$work/multi/wide.o"
+
 # bad uses: exit code, message, location
 expect_error() { # CODE PATTERN SIG ARGS...
 	local code=$1 pat=$2 sig=$3 rc=0 msg
