@@ -49,5 +49,7 @@ void header_write_spec(strbuf *h, strbuf *c, const ir_func *f, const char *heade
 void header_guard(strbuf *b, const char *name);
 void header_prototype(strbuf *b, const ir_func *f);
 void header_launcher(strbuf *c, const ir_func *f, bool spec);
+/* The bytes as the body of a C array initializer ("0" for none), 16 a line. */
+void header_put_bytes(strbuf *c, const char *bytes, size_t size);
 
 #endif

@@ -10,18 +10,6 @@
 
 #include "driver/header.h"
 
-/* The bytes as a C initializer, 16 a line. */
-static void put_bytes(strbuf *c, const char *bytes, size_t size)
-{
-	for (size_t i = 0; i < size; i++) {
-		if (i % 16 == 0)
-			strbuf_puts(c, "\n\t");
-		strbuf_printf(c, "%u,", (unsigned char)bytes[i]);
-	}
-	if (!size)
-		strbuf_puts(c, "0");
-}
-
 static void write_decls(strbuf *h, const ir_func *f, const char *header_name, const char *targets,
 			size_t nspec)
 {
@@ -77,7 +65,7 @@ void header_write_spec(strbuf *h, strbuf *c, const ir_func *f, const char *heade
 			strbuf_printf(c, "/* %s, %s: %zu bytes */\n", specs[s].signature, a->label, a->size);
 			strbuf_printf(c, "static const unsigned char s%zu_a%zu[] __attribute__((aligned(64))) = {",
 				      s, i);
-			put_bytes(c, a->bytes, a->size);
+			header_put_bytes(c, a->bytes, a->size);
 			strbuf_puts(c, "\n};\n");
 		}
 		strbuf_printf(c, "static const tilert_variant s%zu_variants[] = {\n", s);
