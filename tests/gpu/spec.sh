@@ -20,12 +20,14 @@ mkdir -p "$build/obj"
 cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -I$root/include"
 cudaflags=""
 [ -f "$cuda/include/cuda.h" ] && cudaflags="-DTILERT_HAVE_CUDA_H=1 -I$cuda/include"
+# shellcheck disable=SC2086 # the flags are word lists
 for src in "$root"/lib/runtime/*.c; do
 	extra=""
 	[ "$(basename "$src")" = cuda.c ] && extra=$cudaflags
 	$cc $cflags $extra -fPIC -fvisibility=hidden -c "$src" -o "$build/obj/$(basename "$src" .c).o"
 done
 ar rcs "$build/libtilert.a" "$build"/obj/*.o
+# shellcheck disable=SC2086
 $cc $cflags -Werror -I"$staged" "$root/tests/aot/spec_launch.c" "$staged/vadd.c" \
 	"$staged/affine2d.c" "$build/libtilert.a" -ldl -lpthread -lm -o "$build/spec_launch"
 out=$(env -u TILERT_FORCE_CPU "$build/spec_launch") || { echo "$out"; echo "spec.sh: FAIL"; exit 1; }
