@@ -281,6 +281,14 @@ TILERT_API const char *tilert_variant_describe(const tilert_variant *v, char *bu
 TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char *name,
                                    tilert_module **mod, tilert_kernel **k, size_t *chosen);
 
+/* Specialization variants of one kernel (tilecc -s "*fp32:?, i32:?" -o k.h; docs/abi.md,
+ * "Specialization variants"). conds[0..nspec) each hold nvals characters, one per runtime
+ * parameter: '-' no condition, 'D' the value (a pointer's address) is divisible by 16, '1'
+ * the value is 1. Returns the index of the first entry whose conditions all hold for
+ * vals[0..nvals), nspec when none does (the generated table ends with an unconditional one). */
+TILERT_API size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t *vals,
+                                     size_t nvals);
+
 #ifdef __cplusplus
 }
 #endif

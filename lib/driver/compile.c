@@ -1,6 +1,7 @@
 /* compile.c: tilecc_compile(), the library's one entry point for a compilation: source to
  * AST to tile IR, the pass pipeline, then the requested output. Owns the compilation's
  * arena; reports through the caller's handler; never prints, never exits. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -89,6 +90,7 @@ typedef struct compilation {
 	char *ptx;
 	size_t ptx_size;
 	const ir_func *kernel;
+	bool in_spec; /* compiling one of compile_spec's variants */
 } compilation;
 
 static double now_ms(void)
@@ -170,11 +172,37 @@ static int run_pipeline(compilation *c, ir_module *m, const char *list)
 }
 
 static int compile_multi(compilation *c, tilecc_output *out);
+static int compile_spec(compilation *c, tilecc_output *out);
+
+/* Whether the signature asks for specialization variants (an entry TYPE:?). */
+static bool wants_spec(const char *sig)
+{
+	for (const char *p = sig; p && (p = strstr(p, ":?")); p += 2) {
+		const char *e = p + 2;
+		while (*e == ' ' || *e == '\t')
+			e++;
+		if (!*e || *e == ',')
+			return true;
+	}
+	return false;
+}
 
 static int compile(compilation *c, tilecc_output *out)
 {
 	const tilecc_options *o = c->o;
 	tilecc_emit emit = choose_emit(o);
+	if (!c->in_spec && wants_spec(o->signature)) {
+		if (emit != TILECC_EMIT_HEADER) {
+			uint32_t file = diag_add_source(c->d, "<signature>", o->signature,
+							(uint32_t)strlen(o->signature));
+			const char *q = strstr(o->signature, ":?");
+			diag_error(c->d, (srcloc){file, 1, (uint32_t)(q - o->signature) + 1, 2},
+				   "':?' asks for specialization variants, which only a header holds: "
+				   "give -o FILE.h (or --emit=header), or a hint (:16, :1) or none");
+			return 2;
+		}
+		return compile_spec(c, out);
+	}
 	if (o->target && strchr(o->target, ',') && emit != TILECC_EMIT_HEADER) {
 		diag_error(c->d, SRCLOC_NONE, "several targets ('%s') make one header: give -o FILE.h "
 			   "(or --emit=header)", o->target);
@@ -470,21 +498,22 @@ static int parse_targets(compilation *c, const char *list, target_entry **out, s
 	return 0;
 }
 
-/* A header for GPU targets or several targets: each target compiled in turn (the whole
- * front end and pipeline each time: the GPU passes rewrite the module), an NVIDIA target
- * giving its cubin and its PTX, then one launcher over all of them (header_dispatch.c). */
-static int compile_multi(compilation *c, tilecc_output *out)
+/* The artifacts of kernel o for each target of the list: each target compiled in turn (the
+ * whole front end and pipeline each time: the GPU passes rewrite the module), an NVIDIA
+ * target giving its cubin and its PTX. The bytes live in the arena; names gets the
+ * targets' names for the header's comments; c->kernel is the first compilation's kernel. */
+static int compile_artifacts(compilation *c, const tilecc_options *o, const char *list,
+			     header_artifact **arts_out, size_t *na_out, strbuf *names)
 {
-	const tilecc_options *o = c->o;
 	target_entry *t;
 	size_t nt;
-	int rc = parse_targets(c, o->target, &t, &nt);
+	int rc = parse_targets(c, list, &t, &nt);
 	if (rc)
 		return rc;
+	const tilecc_options *saved = c->o;
 	header_artifact *arts = arena_alloc(c->a, sizeof *arts * 2 * nt);
 	size_t na = 0;
 	const ir_func *kernel = NULL;
-	strbuf names = {0};
 	for (size_t i = 0; i < nt && !rc; i++) {
 		tilecc_options sub = *o;
 		sub.target = t[i].option;
@@ -496,19 +525,21 @@ static int compile_multi(compilation *c, tilecc_output *out)
 		c->want_ptx = t[i].td == &nvptx_target;
 		c->ptx = NULL;
 		rc = compile(c, &r);
-		c->o = o;
+		c->o = saved;
 		if (!rc && diag_error_count(c->d))
 			rc = 1;
 		if (rc) {
-			diag_note(c->d, SRCLOC_NONE, "while compiling kernel for target '%s' of '%s'",
-				  t[i].given, o->target);
+			if (strcmp(list, "host")) /* not a header's own host target */
+				diag_note(c->d, SRCLOC_NONE, "while compiling kernel for target '%s' of '%s'",
+					  t[i].given, list);
 			tilecc_output_free(&r);
 			free(c->ptx);
 			break;
 		}
 		if (!kernel)
 			kernel = c->kernel;
-		strbuf_printf(&names, "%s%s", i ? ", " : "", t[i].name);
+		if (names)
+			strbuf_printf(names, "%s%s", i ? ", " : "", t[i].name);
 		/* the bytes move into the arena so that one place frees them */
 		header_artifact *a = &arts[na++];
 		a->target = t[i].name;
@@ -536,23 +567,222 @@ static int compile_multi(compilation *c, tilecc_output *out)
 	}
 	c->want_ptx = false;
 	if (!rc && !kernel) {
-		diag_internal(c->d, "no kernel after compiling for '%s'", o->target);
+		diag_internal(c->d, "no kernel after compiling for '%s'", list);
 		rc = 3;
 	}
+	c->kernel = kernel;
+	*arts_out = arts;
+	*na_out = na;
+	return rc;
+}
+
+/* The header's name as the source includes it: the base name of -o. */
+static const char *header_name(const tilecc_options *o)
+{
+	const char *hn = o->output_name ? strrchr(o->output_name, '/') : NULL;
+	return hn ? hn + 1 : o->output_name ? o->output_name : "kernel.h";
+}
+
+/* Moves the header and the source into out. */
+static int take_header(compilation *c, tilecc_output *out, strbuf *h, strbuf *src)
+{
+	if (h->oom || src->oom) {
+		diag_internal(c->d, "out of memory while writing the header");
+		strbuf_free(h);
+		strbuf_free(src);
+		return 3;
+	}
+	out->data = strbuf_take(h, &out->size);
+	out->source = strbuf_take(src, &out->source_size);
+	return 0;
+}
+
+/* A header for GPU targets or several targets: the artifacts, then one launcher over all of
+ * them (header_dispatch.c). */
+static int compile_multi(compilation *c, tilecc_output *out)
+{
+	const tilecc_options *o = c->o;
+	header_artifact *arts;
+	size_t na;
+	strbuf names = {0};
+	int rc = compile_artifacts(c, o, o->target, &arts, &na, &names);
 	if (!rc) {
-		const char *hn = o->output_name ? strrchr(o->output_name, '/') : NULL;
-		hn = hn ? hn + 1 : o->output_name ? o->output_name : "kernel.h";
 		strbuf h = {0}, src = {0};
-		header_write_multi(&h, &src, kernel, hn, names.data ? names.data : "", arts, na);
-		if (h.oom || src.oom) {
-			diag_internal(c->d, "out of memory while writing the header");
-			strbuf_free(&h);
-			strbuf_free(&src);
-			rc = 3;
-		} else {
-			out->data = strbuf_take(&h, &out->size);
-			out->source = strbuf_take(&src, &out->source_size);
+		header_write_multi(&h, &src, c->kernel, header_name(o), names.data ? names.data : "",
+				   arts, na);
+		rc = take_header(c, out, &h, &src);
+	}
+	strbuf_free(&names);
+	return rc;
+}
+
+/* ---- specialization variants: -s "*fp32:?, i32:?" -o k.h -------------------------------- */
+
+enum { SPEC_MAX_PARAMS = 4 };
+
+/* One "?" of the signature: where it is and what it may become. */
+typedef struct spec_slot {
+	uint32_t col; /* 1-based column of the entry */
+	uint32_t len;
+	size_t qpos;  /* offset of ":?" in the signature */
+	bool is_int;  /* integers get :16, :1 and none; pointers :16 and none */
+} spec_slot;
+
+/* Finds the entries written TYPE:? (top-level commas split the entries, as in sema). Returns
+ * their number, or -1 after a located error for an entry that cannot be specialized. */
+static int find_spec_slots(compilation *c, uint32_t file, const char *sig, spec_slot *slots,
+			   int max)
+{
+	int n = 0;
+	const char *p = sig;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *q = p;
+		int depth = 0;
+		for (; *q && (*q != ',' || depth > 0); q++)
+			depth += (*q == '<' || *q == '[' || *q == '(') - (*q == '>' || *q == ']' || *q == ')');
+		const char *e = q;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		srcloc loc = {file, 1, (uint32_t)(p - sig) + 1, e > p ? (uint32_t)(e - p) : 1};
+		if (e - p >= 2 && e[-1] == '?' && e[-2] == ':') {
+			bool ptr = *p == '*';
+			bool in = (*p == 'i' || *p == 'u') && !(p[1] == '1' && p[2] == ':'); /* not i1 */
+			if (isdigit((unsigned char)*p) || *p == '-') {
+				diag_error(c->d, loc, "'%.*s': a constexpr value cannot be specialized "
+					   "(':?' asks for variants of integer and pointer parameters)",
+					   (int)(e - p), p);
+				return -1;
+			}
+			if (!ptr && !in) {
+				diag_error(c->d, loc, "'%.*s': only integer and pointer parameters have "
+					   "specialization variants (':?')", (int)(e - p), p);
+				return -1;
+			}
+			if (n == max) {
+				int most = 1;
+				for (int i = 0; i < max; i++)
+					most *= 3;
+				diag_error(c->d, loc, "more than %d parameters to specialize (':?'): at "
+					   "most %d, which make up to %d variants", max, max, most);
+				return -1;
+			}
+			slots[n].col = loc.col;
+			slots[n].len = loc.len;
+			slots[n].qpos = (size_t)(e - sig) - 2;
+			slots[n].is_int = in;
+			n++;
 		}
+		if (!*q)
+			break;
+		p = q + 1;
+	}
+	return n;
+}
+
+/* The signature of one variant: each slot's ":?" becomes ":16", ":1" or nothing (choice 0,
+ * 1, 2). */
+static char *spec_signature(compilation *c, const char *sig, const spec_slot *slots, int n,
+			    const int *choice)
+{
+	strbuf b = {0};
+	size_t at = 0;
+	for (int i = 0; i < n; i++) {
+		strbuf_printf(&b, "%.*s", (int)(slots[i].qpos - at), sig + at);
+		strbuf_puts(&b, choice[i] == 0 ? ":16" : choice[i] == 1 ? ":1" : "");
+		at = slots[i].qpos + 2;
+	}
+	strbuf_puts(&b, sig + at);
+	char *s = arena_strndup(c->a, b.data ? b.data : "", b.len);
+	strbuf_free(&b);
+	return s;
+}
+
+/* A header with specialization variants: the kernel compiled for every combination of the
+ * slots' hints (and every target), ordered the most specialized first; each variant's
+ * launch conditions are the hints its kernel has that the unhinted one lacks, read from the
+ * compiled parameters (so positions, constexprs and descriptors need no mapping here). */
+static int compile_spec(compilation *c, tilecc_output *out)
+{
+	const tilecc_options *o = c->o;
+	const char *sig = o->signature;
+	uint32_t file = diag_add_source(c->d, "<signature>", sig, (uint32_t)strlen(sig));
+	spec_slot slots[SPEC_MAX_PARAMS];
+	int ns = find_spec_slots(c, file, sig, slots, SPEC_MAX_PARAMS);
+	if (ns < 0)
+		return 2;
+	/* every combination, by the number of hints (most first), then in counting order */
+	int total = 1;
+	for (int i = 0; i < ns; i++)
+		total *= slots[i].is_int ? 3 : 2;
+	int (*choice)[SPEC_MAX_PARAMS] = arena_alloc(c->a, sizeof *choice * (size_t)total);
+	int nv = 0;
+	for (int hints = ns; hints >= 0; hints--)
+		for (int v = 0; v < total; v++) {
+			int d[SPEC_MAX_PARAMS], x = v, h = 0;
+			for (int i = 0; i < ns; i++) {
+				int radix = slots[i].is_int ? 3 : 2;
+				d[i] = x % radix;
+				x /= radix;
+				if (!slots[i].is_int && d[i] == 1)
+					d[i] = 2; /* pointers: 0 (:16) or 2 (none) */
+				h += d[i] != 2;
+			}
+			if (h == hints)
+				memcpy(choice[nv++], d, sizeof d);
+		}
+	header_spec *specs = arena_alloc(c->a, sizeof *specs * (size_t)total);
+	const tilecc_options *saved = c->o;
+	const char *list = o->target ? o->target : "host";
+	strbuf names = {0};
+	const ir_func *kernel = NULL;
+	const ir_param_info *base = NULL;
+	int rc = 0;
+	c->in_spec = true;
+	/* the unhinted variant first, from the signature as written: an error in it is located
+	 * where the user wrote it (sema reads TYPE:? as TYPE) */
+	for (int vi = total - 1; vi >= 0 && !rc; vi--) {
+		int v = vi == total - 1 ? total - 1 : total - 2 - vi;
+		tilecc_options sub = *o;
+		char *vs = spec_signature(c, sig, slots, ns, choice[v]);
+		sub.signature = vi == total - 1 ? sig : vs;
+		header_artifact *arts;
+		size_t na;
+		rc = compile_artifacts(c, &sub, list, &arts, &na, vi == total - 1 ? &names : NULL);
+		c->o = saved;
+		if (rc) {
+			diag_note(c->d, SRCLOC_NONE, "while compiling the specialization variant \"%s\"", vs);
+			break;
+		}
+		const ir_func *f = c->kernel;
+		if (!kernel) {
+			kernel = f;
+			base = f->params;
+		}
+		int np = f->body->nargs;
+		if (np != kernel->body->nargs) {
+			diag_internal(c->d, "variant \"%s\" has %d parameters, not %d", vs, np,
+				      kernel->body->nargs);
+			rc = 3;
+			break;
+		}
+		char *conds = arena_alloc(c->a, (size_t)np + 1);
+		for (int j = 0; j < np; j++) {
+			const ir_param_info *p = &f->params[j];
+			conds[j] = p->equal_to_1 && !base[j].equal_to_1			? '1'
+				   : p->divisibility % 16 == 0 && base[j].divisibility % 16 ? 'D'
+											      : '-';
+		}
+		conds[np] = 0;
+		specs[v] = (header_spec){.signature = vs, .conds = conds, .arts = arts, .n = na};
+	}
+	c->in_spec = false;
+	if (!rc) {
+		strbuf h = {0}, src = {0};
+		header_write_spec(&h, &src, kernel, header_name(o), names.data ? names.data : "",
+				  specs, (size_t)total);
+		rc = take_header(c, out, &h, &src);
 	}
 	strbuf_free(&names);
 	return rc;

@@ -161,16 +161,41 @@ void header_write(strbuf *h, strbuf *c, const ir_func *f, const char *header_nam
 		      "\tpthread_mutex_unlock(&lock);\n}\n\n",
 		      n, n, n, n, n);
 	strbuf_printf(c, "const char *%s_variant(void)\n{\n\treturn \"%s\";\n}\n\n", n, target);
-	header_launcher(c, f);
+	header_launcher(c, f, false);
 }
 
-void header_launcher(strbuf *c, const ir_func *f)
+void header_launcher(strbuf *c, const ir_func *f, bool spec)
 {
 	const char *n = f->name;
+	int np = f->body->nargs;
 	header_prototype(c, f);
 	strbuf_puts(c, "\n{\n\ttilert_kernel *k;\n");
-	strbuf_printf(c, "\tint rc = %s_kernel(&k);\n\tif (rc != TILERT_OK)\n\t\treturn rc;\n", n);
-	int np = f->body->nargs;
+	if (spec) {
+		/* the values the variants' conditions look at: integers and pointer addresses */
+		strbuf_printf(c, "\tconst int64_t vals[%d] = {", np ? np : 1);
+		for (int i = 0; i < np; i++) {
+			const ir_type *t = f->body->args[i]->type;
+			int r = f->params[i].desc_rank;
+			strbuf_puts(c, i ? ", " : "");
+			if (r) {
+				for (int k = 0; k < 2 * r + 2; k++)
+					strbuf_puts(c, k ? ", 0" : "0");
+				i += 2 * r + 1;
+			} else if (t->kind == IR_PTR) {
+				strbuf_puts(c, "(int64_t)(intptr_t)");
+				param_name(c, f->body->args[i], i);
+			} else if (ir_type_is_int(t)) {
+				strbuf_puts(c, "(int64_t)");
+				param_name(c, f->body->args[i], i);
+			} else {
+				strbuf_puts(c, "0");
+			}
+		}
+		strbuf_printf(c, "%s};\n\tint rc = spec_load(vals, &k);\n\tif (rc != TILERT_OK)\n\t\treturn rc;\n",
+			      np ? "" : "0");
+	} else {
+		strbuf_printf(c, "\tint rc = %s_kernel(&k);\n\tif (rc != TILERT_OK)\n\t\treturn rc;\n", n);
+	}
 	strbuf_printf(c, "\tvoid *args[%d] = {", np ? np : 1);
 	for (int i = 0; i < np; i++) {
 		/* a descriptor's slots are filled from its struct below */

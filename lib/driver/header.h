@@ -2,6 +2,7 @@
 #ifndef TILECC_DRIVER_HEADER_H
 #define TILECC_DRIVER_HEADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ir/ir.h"
@@ -27,10 +28,28 @@ typedef struct header_artifact {
 void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
 			const char *targets, const header_artifact *arts, size_t n);
 
-/* Pieces both writers share: TILECC_KERNEL_<NAME>_H; the launcher's prototype; the
- * launcher's definition, which calls NAME_kernel() and then tilert_launch(). */
+/* One specialization variant of a launcher with several (header_spec.c): its signature,
+ * its launch conditions (tilert_spec_choose: one character per runtime parameter) and its
+ * artifacts, one set per target (arts[0..n), as header_write_multi takes them). */
+typedef struct header_spec {
+	const char *signature; /* "*fp32:16, *fp32, i32:16": what NAME_last_variant() answers */
+	const char *conds;     /* "D--D" */
+	const header_artifact *arts;
+	size_t n;
+} header_spec;
+
+/* Writes the header and source of a launcher for kernel f over specs[0..nspec), the most
+ * specialized first and the last one unconditional (docs/abi.md, "Specialization variants"). */
+void header_write_spec(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
+		       const char *targets, const header_spec *specs, size_t nspec);
+
+/* Pieces the writers share: TILECC_KERNEL_<NAME>_H; the launcher's prototype; the
+ * launcher's definition, which calls NAME_kernel() (spec: the source's spec_load(), given
+ * the values of the parameters) and then tilert_launch(). */
 void header_guard(strbuf *b, const char *name);
 void header_prototype(strbuf *b, const ir_func *f);
-void header_launcher(strbuf *c, const ir_func *f);
+void header_launcher(strbuf *c, const ir_func *f, bool spec);
+/* The bytes as the body of a C array initializer ("0" for none), 16 a line. */
+void header_put_bytes(strbuf *c, const char *bytes, size_t size);
 
 #endif

@@ -10,7 +10,7 @@
 #include "driver/header.h"
 
 /* The bytes as a C initializer, 16 a line. */
-static void put_bytes(strbuf *c, const char *bytes, size_t size)
+void header_put_bytes(strbuf *c, const char *bytes, size_t size)
 {
 	for (size_t i = 0; i < size; i++) {
 		if (i % 16 == 0)
@@ -63,7 +63,7 @@ void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *head
 		strbuf_printf(c, "/* %s: %zu bytes */\n", arts[i].label, arts[i].size);
 		strbuf_printf(c, "static const unsigned char %s_a%zu[] __attribute__((aligned(64))) = {",
 			      k, i);
-		put_bytes(c, arts[i].bytes, arts[i].size);
+		header_put_bytes(c, arts[i].bytes, arts[i].size);
 		strbuf_puts(c, "\n};\n\n");
 	}
 	strbuf_printf(c, "const size_t %s_num_variants = %zu;\n", k, n);
@@ -113,5 +113,5 @@ void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *head
 		      "\tpthread_mutex_unlock(&lock);\n"
 		      "\treturn f;\n}\n\n",
 		      k, k, k, k, k, k, k, k, k, k);
-	header_launcher(c, f);
+	header_launcher(c, f, false);
 }

@@ -185,6 +185,8 @@ static bool parse_type_entry(sema *s, const char *t, const ir_type **ty, int64_t
 	*ty = base;
 	*div = 1;
 	*eq1 = false;
+	if (colon && !strcmp(colon + 1, "?"))
+		return true; /* i32:? / *fp32:?: the unhinted one of a header's variants (compile.c) */
 	if (colon) {
 		char *end;
 		long long h = strtoll(colon + 1, &end, 10);

@@ -178,3 +178,21 @@ int tilert_variant_load(const tilert_variant *v, size_t n, const char *name, til
 	*chosen = i;
 	return TILERT_OK;
 }
+
+/* ---- specialization variants ---------------------------------------------------------------- */
+
+size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t *vals, size_t nvals)
+{
+	for (size_t s = 0; conds && s < nspec; s++) {
+		const char *c = conds[s];
+		size_t j = 0;
+		for (; c && j < nvals && c[j]; j++) {
+			int64_t v = vals ? vals[j] : 0;
+			if ((c[j] == 'D' && v % 16 != 0) || (c[j] == '1' && v != 1))
+				break;
+		}
+		if (c && (j == nvals || !c[j]))
+			return s;
+	}
+	return nspec;
+}

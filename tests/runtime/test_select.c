@@ -1,6 +1,7 @@
 /* test_select.c: tilert_variant_select() over fake devices (no GPU needed), and
  * tilert_device_query() / tilert_set_force_cpu() on this machine. The variants' bytes are
  * never loaded here: the selection looks at their target and format only. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -162,5 +163,21 @@ int main(void)
 	CHECK(tilert_variant_load(gpu_only, 2, "k", &m, &k, &i) == TILERT_ERR_NOT_FOUND);
 	CHECK(m == NULL && k == NULL);
 	CHECK(tilert_variant_load(gpu_only, 2, NULL, &m, &k, &i) == TILERT_ERR_INVALID_ARGUMENT);
+
+	/* specialization variants: the first entry whose conditions all hold */
+	static const char *const conds[] = {"DD", "D1", "-D", "D-", "-1", "--"};
+	const int64_t vals[][2] = {{64, 32}, {64, 1}, {4, 48}, {-16, 7}, {4, 1}, {4, 7},
+	                           {0, 0}, {64, -1}, {INT64_MIN, 16}};
+	const size_t want[] = {0, 1, 2, 3, 4, 5, 0, 3, 0};
+	for (size_t t = 0; t < sizeof want / sizeof want[0]; t++)
+		if (tilert_spec_choose(conds, 6, vals[t], 2) != want[t]) {
+			fprintf(stderr, "tilert_spec_choose(%lld, %lld) = %zu, want %zu\n",
+			        (long long)vals[t][0], (long long)vals[t][1],
+			        tilert_spec_choose(conds, 6, vals[t], 2), want[t]);
+			test_failures++;
+		}
+	CHECK(tilert_spec_choose(conds, 5, vals[5], 2) == 5); /* no unconditional entry */
+	CHECK(tilert_spec_choose(conds, 0, vals[0], 2) == 0);
+	CHECK(tilert_spec_choose(NULL, 3, vals[0], 2) == 3);
 	return test_result("test_select");
 }
