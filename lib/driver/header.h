@@ -47,6 +47,8 @@ void header_write_spec(strbuf *h, strbuf *c, const ir_func *f, const char *heade
  * launcher's definition, which calls NAME_kernel() (spec: the source's spec_load(), given
  * the values of the parameters) and then tilert_launch(). */
 void header_guard(strbuf *b, const char *name);
+/* The header's include guard, includes and extern "C" opening, after its first comment. */
+void header_open(strbuf *h, const char *kernel);
 void header_prototype(strbuf *b, const ir_func *f);
 void header_launcher(strbuf *c, const ir_func *f, bool spec);
 /* The bytes as the body of a C array initializer ("0" for none), 16 a line. */
