@@ -453,19 +453,23 @@ static void store_tile_pitch(cg *c, const ir_value *v, int64_t off, const ir_typ
 			 (as && !gpu_run_fits_shared(&lg_tile_layout(c, as)->l, t->shape, dim, w))))
 		w /= 2;
 	for (int e = 0; e < g->n; e += w) {
-		LLVMValueRef x = g->v[e];
-		LLVMValueRef i = as ? lg_owned_shared_index(c, t, e, as) : lg_owned(c, t, e);
+		LLVMValueRef x = g->v[e], at;
+		if (as) {
+			LLVMValueRef o = cg_i64(c, off);
+			at = lg_owned_shared_addr(c, LLVMBuildGEP2(c->b, c->t_i8, lg_prog->smem, &o, 1, ""), t, e, as,
+						  eb);
+		} else {
+			at = lg_smem_at(c, t->elem, off, pitched(c, lg_owned(c, t, e), last, pitch));
+		}
 		if (t->elem->kind == IR_I1)
 			x = LLVMBuildZExt(c->b, x, c->t_i8, "");
-		if (!as)
-			i = pitched(c, i, last, pitch);
 		if (w > 1) {
 			LLVMTypeRef vt = LLVMVectorType(cg_mem_type(c, t->elem), (unsigned)w);
 			x = LLVMGetPoison(vt);
 			for (int j = 0; j < w; j++)
 				x = LLVMBuildInsertElement(c->b, x, g->v[e + j], cg_i32(c, j), "");
 		}
-		LLVMValueRef st = LLVMBuildStore(c->b, x, lg_smem_at(c, t->elem, off, i));
+		LLVMValueRef st = LLVMBuildStore(c->b, x, at);
 		LLVMSetAlignment(st, (unsigned)(w * eb));
 	}
 }
@@ -596,7 +600,7 @@ static LLVMValueRef remap_trans(cg *c, const ir_op *op, LLVMValueRef i, int whic
 /* Element index of element (r, c) of a #shared tile t (i32 row and column): row-major
  * within its panel, panels one after another, the row's groups swizzled; the same map as
  * gpu_layout_swizzle, the one definition every writer and reader of #shared tiles uses. */
-static LLVMValueRef shared_index_ix(cg *c, const ir_type *t, ix r, ix col)
+static ix shared_index_ix(cg *c, const ir_type *t, ix r, ix col)
 {
 	const gpu_layout *l = &lg_tile_layout(c, t)->l;
 	int64_t rows = t->shape[0], cols = t->shape[1];
@@ -617,19 +621,36 @@ static LLVMValueRef shared_index_ix(cg *c, const ir_type *t, ix r, ix col)
 	ix at = ix_add(c, ix_mulk(c, r, w), cs);
 	if (l->panel)
 		at = ix_add(c, at, ix_mulk(c, ix_udivk(c, col, w), rows * w));
-	return ix_value(c, at);
+	return at;
 }
 
 LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueRef col)
 {
-	return shared_index_ix(c, t, ix_of(r, IX_UNKNOWN), ix_of(col, IX_UNKNOWN));
+	return ix_value(c, shared_index_ix(c, t, ix_of(r, IX_UNKNOWN), ix_of(col, IX_UNKNOWN)));
 }
 
 LLVMValueRef lg_owned_shared_index(cg *c, const ir_type *t, int e, const ir_type *st)
 {
 	ix coord[GPU_MAX_RANK];
 	owned_ix(c, t, e, coord);
-	return shared_index_ix(c, st, coord[0], coord[1]);
+	return ix_value(c, shared_index_ix(c, st, coord[0], coord[1]));
+}
+
+LLVMValueRef lg_owned_shared_addr(cg *c, LLVMValueRef base, const ir_type *t, int e, const ir_type *st, int64_t eb)
+{
+	ix coord[GPU_MAX_RANK];
+	owned_ix(c, t, e, coord);
+	ix at = shared_index_ix(c, st, coord[0], coord[1]);
+	LLVMValueRef p = base;
+	if (at.v) {
+		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, at.v, c->t_i64, ""), cg_i64(c, eb), "");
+		p = LLVMBuildGEP2(c->b, c->t_i8, p, &off, 1, "");
+	}
+	if (at.k) {
+		LLVMValueRef k = cg_i64(c, at.k * eb);
+		p = LLVMBuildInBoundsGEP2(c->b, c->t_i8, p, &k, 1, "");
+	}
+	return p;
 }
 
 /* convert_layout to #shared: the tile's elements written to shared memory at the offset

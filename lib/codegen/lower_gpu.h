@@ -87,6 +87,12 @@ LLVMValueRef lg_shared_index(cg *c, const ir_type *t, LLVMValueRef r, LLVMValueR
 /* The element index (i32), in #shared tile st, of this thread's slot e of a 2-D tile of
  * type t: lg_shared_index of its coordinates, with their constant parts folded. */
 LLVMValueRef lg_owned_shared_index(cg *c, const ir_type *t, int e, const ir_type *st);
+/* The address (from base, a pointer to st's first byte, elements of eb bytes) of the
+ * same element: the run-time part of its index first, the constant part last, so that
+ * the constant part of each slot's address folds into its access's immediate offset (a
+ * thread's slots differ by constants where the swizzle repeats) and one register serves
+ * every slot. */
+LLVMValueRef lg_owned_shared_addr(cg *c, LLVMValueRef base, const ir_type *t, int e, const ir_type *st, int64_t eb);
 /* Tile v to shared memory at byte offset off, row-major; element idx of a row-major
  * buffer back. */
 void lg_to_smem(cg *c, const ir_value *v, int64_t off);

@@ -53,9 +53,7 @@ void lg_lower_async_copy(cg *c, const ir_op *op)
 		base = LLVMBuildGEP2(c->b, c->t_i8, base, &d->dyn, 1, "");
 	int n = lg_slots(c, pt);
 	for (int k = 0; k < n; k += w) {
-		LLVMValueRef si = lg_owned_shared_index(c, pt, k, dt);
-		LLVMValueRef off = LLVMBuildMul(c->b, LLVMBuildZExt(c->b, si, c->t_i64, ""), cg_i64(c, eb), "");
-		LLVMValueRef dst = LLVMBuildGEP2(c->b, c->t_i8, base, &off, 1, "");
+		LLVMValueRef dst = lg_owned_shared_addr(c, base, pt, k, dt, eb);
 		LLVMValueRef sz = cg_i32(c, bytes);
 		if (m)
 			sz = LLVMBuildSelect(c->b, lg_opnd(c, m, k), sz, cg_i32(c, 0), "");
