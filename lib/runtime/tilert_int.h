@@ -200,6 +200,10 @@ int tilert_scan_ptx(const char *text, size_t size, char ***names, size_t *n);
 int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, char ***names,
                     size_t *n);
 void tilert_names_free(char **names, size_t n);
+/* Checks a GPU image of format f before a driver gets it: PTX is text (up to trailing
+ * NULs); a cubin or HSACO is an ELF object of its machine whose headers, segments and
+ * sections lie inside it, section links in range, string tables NUL-terminated. */
+int tilert_gpu_check_image(const unsigned char *data, size_t size, tilert_format f);
 /* Are the len bytes at s a C identifier? */
 int tilert_is_ident(const char *s, size_t len);
 /* A kernel's record in three steps, between the driver's own calls: a new record of name

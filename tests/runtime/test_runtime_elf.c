@@ -418,6 +418,58 @@ static void test_big_meta(void)
 	free(text);
 }
 
+/* The GPU images' check (the drivers are not here: tilert_gpu_check_image directly): the
+ * real cubin and HSACO pass; every truncation, and each section header field mutated,
+ * gives an answer; PTX is text up to trailing NULs. */
+static void test_gpu_image(const char *dir, const char *file, tilert_format f)
+{
+	char path[4096];
+	size_t size;
+	unsigned char *data, *buf;
+	Elf64_Ehdr eh;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (!(data = test_slurp(path, &size))) {
+		printf("test_runtime_elf: no %s; its checks are skipped\n", file);
+		return;
+	}
+	CHECK(tilert_gpu_check_image(data, size, f) == TILERT_OK);
+	for (size_t cut = 0; cut < size; cut++)
+		CHECK(tilert_gpu_check_image(data, cut, f) == TILERT_ERR_FORMAT);
+	memcpy(&eh, data, sizeof eh);
+	buf = malloc(size);
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		for (unsigned b = 0; b < 8 * sizeof(Elf64_Shdr); b++) {
+			int rc;
+
+			memcpy(buf, data, size);
+			buf[eh.e_shoff + i * sizeof(Elf64_Shdr) + b / 8] ^= (unsigned char)(1u << b % 8);
+			rc = tilert_gpu_check_image(buf, size, f);
+			CHECK(rc == TILERT_OK || (rc == TILERT_ERR_FORMAT && tilert_last_error()[0]));
+		}
+	}
+	memcpy(buf, data, size);
+	buf[18] ^= 1; /* e_machine */
+	CHECK(tilert_gpu_check_image(buf, size, f) == TILERT_ERR_FORMAT);
+	CHECK(test_contains(tilert_last_error(), "for machine"));
+	free(buf);
+	free(data);
+}
+
+static void test_ptx_text(void)
+{
+	static const char good[] = "//\n.version 8.0\n.target sm_90\n";
+	static const char nul[] = ".version 8.0\n\0.entry x\n";
+	static const char ctrl[] = ".version 8.0\n\x01\n";
+
+	CHECK(tilert_gpu_check_image((const unsigned char *)good, sizeof good - 1, TILERT_FORMAT_PTX) == TILERT_OK);
+	CHECK(tilert_gpu_check_image((const unsigned char *)good, sizeof good, TILERT_FORMAT_PTX) == TILERT_OK);
+	CHECK(tilert_gpu_check_image((const unsigned char *)nul, sizeof nul - 1, TILERT_FORMAT_PTX) == TILERT_ERR_FORMAT);
+	CHECK(test_contains(tilert_last_error(), "a NUL inside the text"));
+	CHECK(tilert_gpu_check_image((const unsigned char *)ctrl, sizeof ctrl - 1, TILERT_FORMAT_PTX) == TILERT_ERR_FORMAT);
+	CHECK(test_contains(tilert_last_error(), "byte 1 at offset 13"));
+}
+
 static int read_object(object *o, const char *dir, const char *file)
 {
 	char path[4096];
@@ -449,6 +501,9 @@ int main(int argc, char **argv)
 		test_libm_kernel(&libm);
 	}
 	test_big_meta();
+	test_gpu_image(argv[1], "vadd_meta.cubin", TILERT_FORMAT_CUBIN);
+	test_gpu_image(argv[1], "fill_amdgpu.hsaco", TILERT_FORMAT_HSACO);
+	test_ptx_text();
 	printf("test_runtime_elf: %lu variants, %lu loaded\n", variants, loaded);
 	CHECK(variants > 50000 && loaded > 0 && loaded < variants);
 	free(so.data);
