@@ -1,8 +1,8 @@
 /* tilert_int.h: what the files of libtilert share: the module and kernel records, the
  * error setter, and the entry points of each loader path and of the pool.
  *
- * Ownership: a module owns its kernels, their metadata text and parameter tables, and the
- * dlopen handle. Nothing here is visible outside the library (-fvisibility=hidden). */
+ * Ownership: a module owns its kernels, their metadata text and parameter tables, and its
+ * mapped image (host) or driver module (GPU). Nothing here is visible outside the library (-fvisibility=hidden). */
 #ifndef TILECC_RUNTIME_TILERT_INT_H
 #define TILECC_RUNTIME_TILERT_INT_H
 
