@@ -18,7 +18,8 @@
  *
  * The accepted subset, checked below in this order (anything else is refused, with what):
  *   header     64-bit, little-endian, ELF version 1, OS ABI System V or GNU, ABI version 0,
- *              ET_DYN, the host's e_machine, standard header and program header sizes.
+ *              ET_DYN, the host's e_machine, standard header and program header sizes;
+ *              on riscv64 the lp64d ABI (e_flags).
  *   segments   PT_LOAD (at most 16, sorted, not sharing a page, in the file, filesz <=
  *              memsz, a power-of-two alignment of a page or more with offset = vaddr modulo
  *              it, never writable and executable, a span of at most 1 GiB, the first one at
@@ -175,6 +176,10 @@ static int check_header(const Elf64_Ehdr *eh, size_t size)
 		                   eh->e_ident[EI_OSABI], eh->e_ident[EI_ABIVERSION]);
 	if (eh->e_ehsize != sizeof(Elf64_Ehdr))
 		return tilert_fail(TILERT_ERR_FORMAT, "bad ELF header size %u", (unsigned)eh->e_ehsize);
+	/* riscv64: the calling convention of the host's libraries, lp64d (no RVE). */
+	if (eh->e_machine == EM_RISCV && (eh->e_flags & 0xe) != 0x4)
+		return tilert_fail(TILERT_ERR_FORMAT, "riscv64 object with flags %#x: tilecc CPU "
+		                   "artifacts use the lp64d ABI", (unsigned)eh->e_flags);
 	if (eh->e_phnum == 0 || eh->e_phnum == PN_XNUM)
 		return tilert_fail(TILERT_ERR_FORMAT, "ELF shared object without program headers");
 	if (eh->e_phentsize != sizeof(Elf64_Phdr))
