@@ -9,7 +9,12 @@
  * the process's global scope (what dlsym(RTLD_DEFAULT) sees: the program and its
  * libraries, AddressSanitizer's interceptors included), then in the object's DT_NEEDED
  * libraries, which are opened with dlopen and closed at unload; an undefined weak symbol
- * found nowhere is 0. The exported definitions are kept sorted by name for lookups. */
+ * found nowhere is 0. The exported definitions are kept sorted by name for lookups.
+ *
+ * A DT_NEEDED library is opened only when the process has it already (a sanitizer's
+ * runtime, say) or when it is one of the C runtime's own (libc, libm, ...): the name comes
+ * from the file, and some libraries abort the process when loaded late (libasan into a
+ * process that did not start with it) or run constructors of their own. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +42,27 @@ struct tilert_elf_image {
 	unsigned nneeded;
 	tilert_elf_layout layout;
 };
+
+/* The libraries a module may make libtilert load: glibc's and libgcc's. */
+static const char *const runtime_libs[] = {
+	"libc.so.6", "libm.so.6", "libmvec.so.1", "libdl.so.2", "libpthread.so.0", "librt.so.1",
+	"libgcc_s.so.1",
+};
+
+/* The handle of a DT_NEEDED library, or NULL with why set. */
+static void *open_needed(const char *name, const char **why)
+{
+	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+
+	*why = "it is neither loaded in this process nor one of the C runtime's libraries";
+	for (size_t i = 0; !h && i < sizeof runtime_libs / sizeof runtime_libs[0]; i++) {
+		if (strcmp(name, runtime_libs[i]) == 0 && !(h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) {
+			*why = dlerror();
+			*why = *why ? *why : "dlopen failed";
+		}
+	}
+	return h;
+}
 
 static int export_cmp(const void *a, const void *b)
 {
@@ -259,13 +285,11 @@ int tilert_elf_map(const unsigned char *data, size_t size, const tilert_elf_layo
 	}
 	memcpy(img->strtab, data + l->strtab, l->strsz);
 	for (unsigned i = 0; i < l->nneeded; i++) {
-		const char *name = img->strtab + l->needed[i];
+		const char *name = img->strtab + l->needed[i], *why;
 
-		if (!(img->needed[i] = dlopen(name, RTLD_NOW | RTLD_LOCAL))) {
-			const char *e = dlerror();
-
+		if (!(img->needed[i] = open_needed(name, &why))) {
 			rc = tilert_fail(TILERT_ERR_FORMAT, "cannot load the shared object: the library it "
-			                 "needs, %s, cannot be opened: %s", name, e ? e : "dlopen failed");
+			                 "needs, %s, is not opened: %.300s", name, why);
 			goto fail;
 		}
 		img->nneeded++;

@@ -315,6 +315,17 @@ static void test_expected(const object *o)
 	}
 	if (o->versym)
 		expect(o, o->versym + 2, 60, 2, "which no verneed or verdef entry defines");
+	/* A needed library that the process has not loaded and is not the C runtime's. */
+	for (uint64_t i = 0; i + 10 <= o->strsz; i++) {
+		if (memcmp(o->data + o->strtab + i, "libm.so.6", 10) == 0) {
+			memcpy(work, o->data, o->size);
+			work[o->strtab + i + 3] = 'q';
+			CHECK(try_load(work, o->size) == TILERT_ERR_FORMAT);
+			CHECK(test_contains(tilert_last_error(), "libq.so.6, is not opened: it is neither "
+			                                         "loaded in this process"));
+			break;
+		}
+	}
 }
 
 static void test_object(object *o, int flips)
