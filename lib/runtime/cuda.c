@@ -325,7 +325,7 @@ static int cuda_load(const unsigned char *data, size_t size, tilert_format f, ti
 	int rc;
 
 	snprintf(why, sizeof why, "cannot load a %s", what);
-	if ((rc = driver_enter(why)) != TILERT_OK)
+	if ((rc = driver_enter(why)) != TILERT_OK || (rc = tilert_gpu_check_image(data, size, f)) != TILERT_OK)
 		return rc;
 	/* PTX must end in a NUL the file need not have; a cubin is copied too, so that the
 	 * driver gets an aligned image whatever the caller's buffer. */

@@ -238,6 +238,98 @@ int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, ch
 	return names_finish(&kernels, names, n);
 }
 
+/* ---- Checking images before a driver sees them ---- */
+
+enum { IMAGE_MAX = 1 << 30 }; /* bytes of a GPU image */
+
+/* PTX: text up to the end or to a run of NULs that ends it (the driver reads up to the
+ * first NUL, and gets one appended); no other control characters than white space. */
+static int check_ptx(const unsigned char *p, size_t size)
+{
+	size_t end = size;
+
+	while (end && p[end - 1] == 0)
+		end--;
+	for (size_t i = 0; i < end; i++) {
+		unsigned char c = p[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f')
+			return tilert_fail(TILERT_ERR_FORMAT, "bad PTX: byte %u at offset %zu is not text%s",
+			                   c, i, c ? "" : " (a NUL inside the text)");
+	}
+	return TILERT_OK;
+}
+
+/* A cubin or an HSACO: an ELF object of machine whose headers, segments and sections lie
+ * inside the image, whose links name sections, and whose string tables end in a NUL. */
+static int check_gpu_elf(const unsigned char *data, size_t size, unsigned machine, const char *what)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	Elf64_Shdr sh;
+
+	if (size < sizeof eh)
+		return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: %zu bytes", what, size);
+	memcpy(&eh, data, sizeof eh);
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_ident[EI_VERSION] != EV_CURRENT || eh.e_version != EV_CURRENT ||
+	    eh.e_machine != machine || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
+	    eh.e_ehsize != sizeof eh)
+		return tilert_fail(TILERT_ERR_FORMAT, "bad %s: not a 64-bit little-endian ELF "
+		                   "executable or shared object for machine %u", what, machine);
+	if (eh.e_phnum && (eh.e_phentsize != sizeof ph ||
+	                   !tilert_in_image(eh.e_phoff, (uint64_t)eh.e_phnum * sizeof ph, size)))
+		return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: program headers beyond its end", what);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		memcpy(&ph, data + eh.e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
+		if (ph.p_type != PT_NULL && !tilert_in_image(ph.p_offset, ph.p_filesz, size))
+			return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: segment %u beyond its end "
+			                   "(%zu bytes)", what, i, size);
+		if (ph.p_type == PT_LOAD && ph.p_filesz > ph.p_memsz)
+			return tilert_fail(TILERT_ERR_FORMAT, "bad %s: segment %u has more file bytes than "
+			                   "memory", what, i);
+	}
+	if (eh.e_shnum == 0 || eh.e_shentsize != sizeof sh ||
+	    !tilert_in_image(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof sh, size) ||
+	    eh.e_shstrndx >= eh.e_shnum)
+		return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: no section headers inside it", what);
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		memcpy(&sh, data + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
+		if (sh.sh_type == SHT_NULL || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (!tilert_in_image(sh.sh_offset, sh.sh_size, size))
+			return tilert_fail(TILERT_ERR_FORMAT, "truncated %s: section %u beyond its end "
+			                   "(%zu bytes)", what, i, size);
+		if (sh.sh_link >= eh.e_shnum)
+			return tilert_fail(TILERT_ERR_FORMAT, "bad %s: section %u links to section %u of %u",
+			                   what, i, (unsigned)sh.sh_link, (unsigned)eh.e_shnum);
+		if (sh.sh_type == SHT_STRTAB && sh.sh_size && data[sh.sh_offset + sh.sh_size - 1] != 0)
+			return tilert_fail(TILERT_ERR_FORMAT, "bad %s: string table %u does not end in a NUL",
+			                   what, i);
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    (sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_size % sizeof(Elf64_Sym)))
+			return tilert_fail(TILERT_ERR_FORMAT, "bad %s: symbol table %u has entries of %llu "
+			                   "bytes", what, i, (unsigned long long)sh.sh_entsize);
+		if ((sh.sh_type == SHT_RELA && sh.sh_entsize != sizeof(Elf64_Rela)) ||
+		    (sh.sh_type == SHT_REL && sh.sh_entsize != sizeof(Elf64_Rel)))
+			return tilert_fail(TILERT_ERR_FORMAT, "bad %s: relocation section %u has entries of "
+			                   "%llu bytes", what, i, (unsigned long long)sh.sh_entsize);
+	}
+	return TILERT_OK;
+}
+
+int tilert_gpu_check_image(const unsigned char *data, size_t size, tilert_format f)
+{
+	if (size > IMAGE_MAX)
+		return tilert_fail(TILERT_ERR_FORMAT, "GPU image of %zu bytes (at most %d)", size, IMAGE_MAX);
+	switch (f) {
+	case TILERT_FORMAT_PTX: return check_ptx(data, size);
+	case TILERT_FORMAT_CUBIN: return check_gpu_elf(data, size, EM_CUDA, "cubin");
+	case TILERT_FORMAT_HSACO: return check_gpu_elf(data, size, EM_AMDGPU, "HSACO");
+	default: return tilert_fail(TILERT_ERR_FORMAT, "not a GPU image");
+	}
+}
+
 /* ---- Kernel records ---- */
 
 int tilert_gpu_kernel_alloc(tilert_module *mod, const char *name, const char *sym, size_t bytes,

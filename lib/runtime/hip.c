@@ -309,35 +309,6 @@ void tilert_hip_arch(char *buf, size_t size)
 /* ---- Modules and kernels ---- */
 
 
-/* The program headers, every segment and every section inside the image: the runtime
- * finds the image's extent from its headers alone. (tilert_scan_elf has checked the ELF
- * class, byte order and section header table.) */
-static int check_image(const unsigned char *data, size_t size)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	Elf64_Shdr sh;
-
-	memcpy(&eh, data, sizeof eh);
-	if (eh.e_phnum && (eh.e_phentsize != sizeof ph ||
-	                   !tilert_in_image(eh.e_phoff, (uint64_t)eh.e_phnum * sizeof ph, size)))
-		return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: program headers beyond its end");
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		memcpy(&ph, data + eh.e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
-		if (ph.p_type != PT_NULL && !tilert_in_image(ph.p_offset, ph.p_filesz, size))
-			return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: segment %u beyond its end "
-			                   "(%zu bytes)", i, size);
-	}
-	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		memcpy(&sh, data + eh.e_shoff + (uint64_t)i * sizeof sh, sizeof sh);
-		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
-		    !tilert_in_image(sh.sh_offset, sh.sh_size, size))
-			return tilert_fail(TILERT_ERR_FORMAT, "truncated HSACO: section %u beyond its end "
-			                   "(%zu bytes)", i, size);
-	}
-	return TILERT_OK;
-}
-
 /* Builds the record of kernel name of a loaded HSACO: NAME__meta read from device memory
  * and parsed, the function NAME, the geometry. TILERT_ERR_NOT_FOUND, without a message,
  * when there is no NAME__meta (not a tilecc kernel). */
@@ -397,18 +368,13 @@ static int hip_load(const unsigned char *data, size_t size, tilert_format f, til
 	hipError_t r;
 	int rc;
 
-	if ((rc = driver_enter("cannot load an HSACO")) != TILERT_OK)
+	if ((rc = driver_enter("cannot load an HSACO")) != TILERT_OK ||
+	    (rc = tilert_gpu_check_image(data, size, f)) != TILERT_OK ||
+	    (rc = tilert_scan_elf(data, size, "HSACO", &names, &nnames)) != TILERT_OK)
 		return rc;
-	if ((rc = tilert_scan_elf(data, size, "HSACO", &names, &nnames)) != TILERT_OK)
-		return rc;
-	/* Refused before the runtime sees them: an image without kernels (add_kernels says
-	 * so), and a truncated one. */
+	/* Refused before the runtime sees it: an image without kernels (add_kernels says so). */
 	if (!nnames)
 		return tilert_gpu_add_kernels(mod, names, nnames, "HSACO");
-	if ((rc = check_image(data, size)) != TILERT_OK) {
-		tilert_names_free(names, nnames);
-		return rc;
-	}
 	/* A copy of the module's own, aligned, kept while it is loaded: the runtime may refer
 	 * to the image after hipModuleLoadData returns. */
 	if (!(mod->gpu_image = malloc(size))) {

@@ -2,7 +2,9 @@
  *
  * The text is one key=value per line. The kernel owns a copy of it, which is split in place:
  * every key and value below points into that copy, and so do the type strings of the
- * parameter table. Unknown keys are kept (tilert_kernel_meta) and otherwise ignored. */
+ * parameter table. Unknown keys are kept (tilert_kernel_meta) and otherwise ignored.
+ * Parsing is linear in the text: the keys go into a hash set (open addressing, at least
+ * twice as many slots as lines), which both the repeat check and lookups use. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,27 +127,56 @@ static int parse_params(tilert_kernel *k, char *s)
 	return TILERT_OK;
 }
 
+/* FNV-1a. */
+static uint64_t key_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* The slot of key in k's set: the one holding it, or the empty one where it would go. */
+static size_t meta_slot(const tilert_kernel *k, const char *key)
+{
+	size_t i = (size_t)key_hash(key) & k->meta_index_mask;
+
+	while (k->meta_index[i] && strcmp(k->meta[k->meta_index[i] - 1].key, key) != 0)
+		i = (i + 1) & k->meta_index_mask;
+	return i;
+}
+
 static const char *meta_get(const tilert_kernel *k, const char *key)
 {
-	for (size_t i = 0; i < k->nmeta; i++)
-		if (strcmp(k->meta[i].key, key) == 0)
-			return k->meta[i].value;
-	return NULL;
+	size_t i;
+
+	if (!k->meta_index)
+		return NULL;
+	i = meta_slot(k, key);
+	return k->meta_index[i] ? k->meta[k->meta_index[i] - 1].value : NULL;
 }
 
 /* Splits the text into lines, then each line at its first '='. */
 static int split_lines(tilert_kernel *k)
 {
-	size_t n = 1, line = 0;
+	size_t n = 1, line = 0, slots = 4;
 	char *s = k->text;
 
 	for (const char *c = s; *c; c++)
 		n += *c == '\n';
+	if (n >= UINT32_MAX / 2)
+		return tilert_fail(TILERT_ERR_FORMAT, "kernel '%s': metadata of %zu lines", k->name, n);
+	while (slots < 2 * n)
+		slots *= 2;
 	k->meta = calloc(n, sizeof *k->meta);
-	if (!k->meta)
+	k->meta_index = calloc(slots, sizeof *k->meta_index);
+	if (!k->meta || !k->meta_index)
 		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "out of memory reading kernel '%s'", k->name);
+	k->meta_index_mask = slots - 1;
 	while (*s) {
 		char *nl = strchr(s, '\n'), *eq, *key;
+		size_t slot;
 
 		line++;
 		if (nl)
@@ -160,12 +191,13 @@ static int split_lines(tilert_kernel *k)
 			                   line, key);
 		*eq = 0;
 		key = trim(key);
-		if (meta_get(k, key))
-			return tilert_fail(TILERT_ERR_FORMAT, "kernel '%s': metadata key '%s' given twice",
+		slot = meta_slot(k, key);
+		if (k->meta_index[slot])
+			return tilert_fail(TILERT_ERR_FORMAT, "kernel '%s': metadata key '%.100s' given twice",
 			                   k->name, key);
 		k->meta[k->nmeta].key = key;
 		k->meta[k->nmeta].value = trim(eq + 1);
-		k->nmeta++;
+		k->meta_index[slot] = (uint32_t)++k->nmeta;
 	}
 	return TILERT_OK;
 }

@@ -96,10 +96,8 @@ const char *tilert_format_name(tilert_format f)
 	}
 }
 
-/* Loads bytes whose format is detected here; path, when non-NULL, names the same bytes
- * on disk (host objects are then opened from there, which debuggers like better). */
-static int module_load(const unsigned char *data, size_t size, const char *path,
-                       tilert_module **out)
+/* Loads bytes whose format is detected here. */
+static int module_load(const unsigned char *data, size_t size, tilert_module **out)
 {
 	tilert_module *mod;
 	int rc;
@@ -111,11 +109,10 @@ static int module_load(const unsigned char *data, size_t size, const char *path,
 		return tilert_fail(TILERT_ERR_FORMAT, "empty artifact");
 	if (!(mod = calloc(1, sizeof *mod)))
 		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "out of memory loading a module");
-	mod->memfd = -1;
 	mod->format = tilert_format_detect(data, size);
 	switch (mod->format) {
 	case TILERT_FORMAT_HOST:
-		rc = tilert_host_load(data, size, path, mod);
+		rc = tilert_host_load(data, size, mod);
 		break;
 	case TILERT_FORMAT_CUBIN:
 	case TILERT_FORMAT_PTX:
@@ -143,7 +140,7 @@ int tilert_module_load_data(const void *data, size_t size, tilert_module **out)
 {
 	if (!data && size)
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "NULL data with size %zu", size);
-	return module_load(data, size, NULL, out);
+	return module_load(data, size, out);
 }
 
 /* Reads a whole file; works for pipes and /proc files too, whose size is not known ahead. */
@@ -186,7 +183,6 @@ static int read_file(const char *path, unsigned char **data, size_t *size)
 int tilert_module_load_file(const char *path, tilert_module **out)
 {
 	unsigned char *data = NULL;
-	char *dlpath;
 	size_t size = 0;
 	int rc;
 
@@ -195,15 +191,7 @@ int tilert_module_load_file(const char *path, tilert_module **out)
 	*out = NULL;
 	if ((rc = read_file(path, &data, &size)) != TILERT_OK)
 		return rc;
-	/* dlopen searches the library path for a name without a slash; this is a file name. */
-	if (!(dlpath = malloc(strlen(path) + 3))) {
-		free(data);
-		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
-	}
-	strcpy(dlpath, strchr(path, '/') ? "" : "./");
-	strcat(dlpath, path);
-	rc = module_load(data, size, dlpath, out);
-	free(dlpath);
+	rc = module_load(data, size, out);
 	free(data);
 	return rc;
 }
@@ -217,6 +205,7 @@ void tilert_kernel_free(tilert_kernel *k)
 	free(k->text);
 	free(k->ptext);
 	free(k->meta);
+	free(k->meta_index);
 	free(k->params);
 	free(k);
 }

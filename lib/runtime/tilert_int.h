@@ -1,11 +1,12 @@
 /* tilert_int.h: what the files of libtilert share: the module and kernel records, the
  * error setter, and the entry points of each loader path and of the pool.
  *
- * Ownership: a module owns its kernels, their metadata text and parameter tables, and the
- * dlopen handle. Nothing here is visible outside the library (-fvisibility=hidden). */
+ * Ownership: a module owns its kernels, their metadata text and parameter tables, and its
+ * mapped image (host) or driver module (GPU). Nothing here is visible outside the library (-fvisibility=hidden). */
 #ifndef TILECC_RUNTIME_TILERT_INT_H
 #define TILECC_RUNTIME_TILERT_INT_H
 
+#include <elf.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -29,6 +30,8 @@ struct tilert_kernel {
 	char *text; /* copy of NAME__meta, split into the entries below */
 	tilert_meta_entry *meta;
 	size_t nmeta;
+	uint32_t *meta_index;      /* hash set of the keys: entry index + 1, or 0 (meta.c) */
+	size_t meta_index_mask;    /* its size - 1, a power of two minus one */
 	char *ptext; /* copy of the params value, split into the table below */
 	tilert_param_info *params;
 	size_t nparams;
@@ -45,8 +48,7 @@ struct tilert_kernel {
 
 struct tilert_module {
 	tilert_format format;
-	void *handle; /* dlopen handle of a host module */
-	int memfd;    /* the memfd a host module was loaded from memory through, or -1 */
+	struct tilert_elf_image *host; /* a host module's mapped image (elf_load.c) */
 	tilert_kernel **kernels; /* sorted by name; fixed once loaded */
 	size_t nkernels;
 	const struct tilert_gpu *gpu; /* the driver of a GPU module, else NULL */
@@ -82,10 +84,59 @@ const char *tilert_machine_name(unsigned machine);
 /* The e_machine this build runs on. */
 unsigned tilert_host_machine(void);
 
-/* host.c: validates the ELF image and loads it (from path when non-NULL, else from the
- * bytes through a memfd) into mod, filling its kernels. */
-int tilert_host_load(const unsigned char *data, size_t size, const char *path, tilert_module *mod);
+/* host.c: validates the ELF image, maps it (elf_load.c) into mod and fills its kernels. */
+int tilert_host_load(const unsigned char *data, size_t size, tilert_module *mod);
 void tilert_host_unload(tilert_module *mod);
+
+/* elf_check.c: what the validation of a CPU shared object found, for elf_load.c: the
+ * loadable segments and the tables, as file offsets into the checked bytes. */
+enum { TILERT_ELF_MAX_LOADS = 16, TILERT_ELF_MAX_NEEDED = 16, TILERT_ELF_MAX_VERSIONS = 64 };
+typedef struct tilert_elf_segment {
+	uint64_t vaddr, memsz, offset, filesz;
+	unsigned flags; /* PF_R, PF_W, PF_X */
+} tilert_elf_segment;
+typedef struct tilert_elf_layout {
+	unsigned machine;
+	tilert_elf_segment load[TILERT_ELF_MAX_LOADS]; /* sorted, not sharing pages */
+	unsigned nload;
+	uint64_t lo, hi;           /* the page-rounded span of the segments' addresses */
+	uint64_t align;            /* the largest segment alignment */
+	uint64_t relro, relro_size; /* PT_GNU_RELRO, or 0 */
+	uint64_t dynamic, ndynamic; /* file offset and entry count of PT_DYNAMIC */
+	uint64_t strtab, strsz;    /* every offset below strsz names a NUL-terminated string */
+	uint64_t symtab, nsyms;
+	uint64_t rela[2], nrela[2]; /* DT_RELA and DT_JMPREL */
+	uint64_t relr, nrelr;
+	uint64_t versym;           /* 0 when none */
+	uint32_t needed[TILERT_ELF_MAX_NEEDED]; /* DT_NEEDED names, string table offsets */
+	unsigned nneeded;
+	uint32_t version[TILERT_ELF_MAX_VERSIONS]; /* an import version's name, by index (0: none) */
+	unsigned char version_lib[TILERT_ELF_MAX_VERSIONS]; /* its DT_NEEDED, by index */
+} tilert_elf_layout;
+/* Checks the bytes of a CPU shared object (the accepted subset is in elf_check.c). */
+int tilert_elf_check(const unsigned char *data, size_t size, tilert_elf_layout *l);
+/* Dynamic symbol i (< l->nsyms) of checked bytes. */
+void tilert_elf_sym_get(const unsigned char *data, const tilert_elf_layout *l, uint64_t i, Elf64_Sym *s);
+/* Is [vaddr, vaddr+len) inside the memory of one PT_LOAD with all of flags (PF_*)? */
+int tilert_elf_inside(const tilert_elf_layout *l, uint64_t vaddr, uint64_t len, unsigned flags);
+int tilert_elf_writable(const tilert_elf_layout *l, uint64_t vaddr, uint64_t len);
+/* What a relocation type of machine does, or -1 when it is not accepted. */
+enum { TILERT_RELOC_NONE, TILERT_RELOC_RELATIVE, TILERT_RELOC_SYM_ADDEND, TILERT_RELOC_SLOT };
+int tilert_elf_reloc_kind(unsigned machine, uint32_t type);
+
+/* elf_load.c: a checked object mapped into memory and relocated, none of its code run. */
+typedef struct tilert_elf_image tilert_elf_image;
+int tilert_elf_map(const unsigned char *data, size_t size, const tilert_elf_layout *l,
+                   tilert_elf_image **out);
+void tilert_elf_unmap(tilert_elf_image *img);
+/* A defined, exported symbol of the image by name, and where its st_size bytes lie; NULL
+ * when there is none or when they are not inside one segment with all of flags (PF_*).
+ * *size, when size is not NULL, gets st_size; *found is set when the symbol exists. */
+void *tilert_elf_symbol(const tilert_elf_image *img, const char *name, unsigned flags,
+                        uint64_t *size, int *found);
+/* The names of its defined, exported symbols, in name order: i < count. */
+size_t tilert_elf_num_exports(const tilert_elf_image *img);
+const char *tilert_elf_export_name(const tilert_elf_image *img, size_t i);
 
 /* The name of the symbol that holds kernel NAME's metadata is NAME TILERT_META_SUFFIX. */
 #define TILERT_META_SUFFIX "__meta"
@@ -149,6 +200,10 @@ int tilert_scan_ptx(const char *text, size_t size, char ***names, size_t *n);
 int tilert_scan_elf(const unsigned char *data, size_t size, const char *what, char ***names,
                     size_t *n);
 void tilert_names_free(char **names, size_t n);
+/* Checks a GPU image of format f before a driver gets it: PTX is text (up to trailing
+ * NULs); a cubin or HSACO is an ELF object of its machine whose headers, segments and
+ * sections lie inside it, section links in range, string tables NUL-terminated. */
+int tilert_gpu_check_image(const unsigned char *data, size_t size, tilert_format f);
 /* Are the len bytes at s a C identifier? */
 int tilert_is_ident(const char *s, size_t len);
 /* A kernel's record in three steps, between the driver's own calls: a new record of name

@@ -7,7 +7,11 @@
  *   grid3d  *i32, *i32                         each program counts itself and its ids
  *   vscale  *fp32:16, fp32, i32                 no NAME__grid: launches take the ffi path
  *
- * With -DBAD=n it builds one of the malformed modules instead (see the end). */
+ * With -DWITH_LIBM it also has
+ *   vexp    *fp32, i32                          v[i] = expf(v[i]), through libm
+ * (linked with -lm and both hash styles: DT_NEEDED, symbol versions, DT_HASH; for
+ * test_runtime_elf). With -DBAD=n it builds one of the malformed modules instead (see the
+ * end). */
 #include <stdint.h>
 #include <string.h>
 
@@ -145,6 +149,27 @@ EXPORT void vscale(void *x, float a, int32_t n, PROGRAM_ARGS)
 
 EXPORT const char vscale__meta[] =
 	"tilecc-kernel=1\r\nname=vscale\r\ntarget=" TARGET "\r\n\r\nparams = *fp32:16, fp32, i32\r\n";
+
+#if defined(WITH_LIBM)
+#include <math.h>
+
+EXPORT void vexp(void *x, int32_t n, PROGRAM_ARGS)
+{
+	float *v = x;
+
+	for (int32_t i = pid_x * 4; i < pid_x * 4 + 4 && i < n; i++)
+		v[i] = expf(v[i]);
+}
+
+EXPORT void vexp__grid(void **args, int32_t nx, int32_t ny, int32_t nz, int64_t first,
+                       int64_t last)
+{
+	GRID_LOOP(vexp(*(void **)args[0], *(int32_t *)args[1], x, y, z, nx, ny, nz))
+}
+
+EXPORT const char vexp__meta[] =
+	"tilecc-kernel=1\nname=vexp\ntarget=" TARGET "\nparams=*fp32,i32\n";
+#endif
 
 #else /* malformed modules, one per BAD value */
 

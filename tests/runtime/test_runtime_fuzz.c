@@ -140,7 +140,7 @@ static void test_gpu_formats(void)
 	CHECK(try_load(open_comment, sizeof open_comment - 1) == TILERT_ERR_FORMAT);
 }
 
-/* Cut the good object at every offset: each cut is refused before dlopen sees it. */
+/* Cut the good object at every offset: each cut is refused before anything is mapped. */
 static void test_truncated(const unsigned char *so, size_t size)
 {
 	static const size_t named[] = { 0, 1, 3, 4, 16, 63, 64, 65, 200, 1000 };
