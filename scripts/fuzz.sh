@@ -15,7 +15,8 @@
 # build-fuzz/fuzz-seeds/ when missing, the growing corpora stay in build-fuzz/fuzz-corpus/,
 # crashing inputs go to build-fuzz/fuzz-artifacts/<target>/ and each run's log to
 # build-fuzz/fuzz-logs/<target>.log. At the end a table gives, per target, the
-# executions, libFuzzer's coverage (cov: edges, ft: features) and the result.
+# executions, libFuzzer's coverage (cov: edges, ft: features), the crashing inputs the run
+# left and the result.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 all_targets=(frontend frontend_gpu ir signature loader)
@@ -89,6 +90,8 @@ for t in "${targets[@]}"; do
     args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   echo "fuzz.sh: $t for ${seconds} s" >&2
+  marker="$build/fuzz-logs/$t.start"
+  touch "$marker"
   rc=0
   "$exe" "${args[@]}" "$corpus" "$build/fuzz-seeds/$t" >"$log" 2>&1 || rc=$?
   # executions and coverage: the final stats, or the last status line (fork mode)
@@ -96,9 +99,13 @@ for t in "${targets[@]}"; do
   [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  ncrash=$(find "$artifacts" -type f | wc -l)
+  # the inputs this run left (fork mode exits 0 after crashes it ignored)
+  ncrash=$(find "$artifacts" -type f -newer "$marker" | wc -l)
   result=ok
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -eq 0 ] && [ "$ncrash" -gt 0 ]; then
+    result="FAILED ($ncrash inputs in $artifacts)"
+    failed=1
+  elif [ "$rc" -ne 0 ]; then
     result="FAILED (exit $rc; $(grep -m1 -o 'ERROR: [A-Za-z]*: [a-z-]*\|ERROR: libFuzzer: [a-z-]*' "$log" || echo see log))"
     failed=1
     grep -A 12 -m1 'ERROR:' "$log" >&2 || true
