@@ -106,7 +106,7 @@ for t in "${targets[@]}"; do
     result="FAILED ($ncrash inputs in $artifacts)"
     failed=1
   elif [ "$rc" -ne 0 ]; then
-    result="FAILED (exit $rc; $(grep -m1 -o 'ERROR: [A-Za-z]*: [a-z-]*\|ERROR: libFuzzer: [a-z-]*' "$log" || echo see log))"
+    result="FAILED (exit $rc; $(grep -m1 -o 'ERROR: [A-Za-z]*: [A-Za-z-]*' "$log" || echo see log))"
     failed=1
     grep -A 12 -m1 'ERROR:' "$log" >&2 || true
     echo "fuzz.sh: $t: the log is $log, the input in $artifacts" >&2
