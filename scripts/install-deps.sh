@@ -10,6 +10,7 @@ set -euo pipefail
 pkgs=(
   cmake make gcc
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19 clang-19
+  libclang-rt-19-dev  # libFuzzer's runtime, for scripts/fuzz.sh
   libffi-dev libamdhip64-dev
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
   python3
