@@ -9,6 +9,7 @@
  * --config. A heuristic is read as an expression (tune.h) of args['NAME'] when its lambda
  * body is one: the generated launcher evaluates it at launch, choosing between variants
  * compiled for each value; it must be boolean (a comparison, and/or/not). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver/tune.h"

@@ -56,10 +56,20 @@ printf '%s\n' "$kernel" >"$out/KERNEL"
 # what makes the launcher from the tuning file, back here
 {
 	printf '%q ' "$tilecc" "$out/kernel.py" -k "$kernel" -s "$sig" ${defs[@]+"${defs[@]}"} \
-		--target=sm_90a,x86-64 --tuning "$out/tuning.txt" -o "$out/launcher/$kernel.h"
+		--target=sm_90a,x86-64 --tuning "$out/launcher/tuning.txt" -o "$out/launcher/$kernel.h"
 	echo
+} >"$out/ARGS.tmp"
+# ARGS: run here once tuning.txt came back from the GPU machine; the launcher then holds a
+# copy of the tuning file it was made from (tune.sh checks the launches against it)
+{
+	echo "# bash $out/ARGS: the tuned launcher from $out/tuning.txt (tests/gpu/stage-tune.sh)"
+	echo "set -e"
+	printf 'mkdir -p %q\ncp %q %q\n' "$out/launcher" "$out/tuning.txt" "$out/launcher/tuning.txt"
+	cat "$out/ARGS.tmp"
 } >"$out/ARGS"
+rm -f "$out/ARGS.tmp"
 kb=$(du -sk "$out" | cut -f1)
 echo "stage-tune.sh: staged in $out ($kb KiB); on the GPU machine:"
 echo "  tests/gpu/tune.sh $out && python3 tests/gpu/tune_triton.py TUTORIAL $out"
-echo "then here: mkdir -p $out/launcher && sh $out/ARGS"
+echo "then, with DIR/tuning.txt back here: bash $out/ARGS (the launcher, sm_90a + x86-64),"
+echo "and there again: TUNE_SKIP=1 tests/gpu/tune.sh $out (launches through it, checks C)"

@@ -5,7 +5,9 @@ best that Triton's autotuner finds, for the matmul tutorial's configs at 512^2, 
 
     python3 tests/gpu/tune_triton.py 03-matrix-multiplication.py DIR [--tolerance 0.03]
 
-DIR is what tests/gpu/stage-tune.sh staged. The script
+DIR is what tests/gpu/stage-tune.sh staged. Without the tutorial, give DIR/kernel.py (the
+bench/kernels/matmul.py stage-tune.sh then staged): Triton's autotuner is put on it with the
+staged configs. The script
   1. runs our tuner (DIR/tuner, built by tests/gpu/tune.sh; built now if missing), which
      times every config's tilecc cubin and writes DIR/tuning.txt;
   2. loads the tutorial's definitions (imports, helpers, the autotuned matmul_kernel and its
@@ -76,6 +78,30 @@ def read_tuning(path):
     return configs, best, ours
 
 
+def autotuned_bench_kernel(mod, tuning):
+    """bench/kernels/matmul.py (what stage-tune.sh stages without the tutorial), wrapped in
+    Triton's autotuner with the staged configs, and a launcher like the tutorial's matmul()."""
+    import torch
+    import triton
+    configs = []
+    for line in open(tuning):
+        m = re.match(r"config: (.*?)\s*(#.*)?$", line.rstrip("\n"))
+        if m:
+            kv = {k: int(v) for k, v in (p.split("=") for p in m.group(1).split())}
+            nw, ns = kv.pop("num_warps", 4), kv.pop("num_stages", 3)
+            configs.append(triton.Config(kv, num_warps=nw, num_stages=ns))
+    kernel = triton.autotune(configs=configs, key=["M", "N", "K"])(mod.matmul)
+
+    def matmul(a, b):
+        (M, K), (_, N) = a.shape, b.shape
+        c = torch.empty((M, N), device=a.device, dtype=torch.float16)
+        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
+        kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                     c.stride(0), c.stride(1))
+        return c
+    return kernel, matmul
+
+
 def median_of(t):
     return float(t[0] if isinstance(t, (list, tuple)) else t)
 
@@ -103,7 +129,10 @@ def main():
     # 2. Triton's
     import torch
     mod = load_tutorial(args.tutorial)
-    kernel = mod.matmul_kernel
+    if hasattr(mod, "matmul_kernel"):
+        kernel, matmul = mod.matmul_kernel, mod.matmul
+    else:
+        kernel, matmul = autotuned_bench_kernel(mod, tuning)
     theirs = [config_key(c.kwargs, c.num_warps, c.num_stages) for c in kernel.configs]
     if sorted(theirs) != sorted(configs):
         print("tune_triton.py: the staged configs are not the tutorial's:")
@@ -118,7 +147,7 @@ def main():
         torch.manual_seed(0)
         a = torch.randn((m, k), device="cuda", dtype=torch.float16)
         b = torch.randn((k, n), device="cuda", dtype=torch.float16)
-        c = mod.matmul(a, b)
+        c = matmul(a, b)
         torch.cuda.synchronize()
         ref = torch.matmul(a, b)
         if not torch.allclose(c, ref, atol=1e-1, rtol=1e-2):
