@@ -80,7 +80,7 @@ int tilert_event_elapsed_ms(tilert_event *start, tilert_event *end, float *ms)
 	if (!start->recorded || !end->recorded)
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT,
 		                   "tilert_event_elapsed_ms: an event was never recorded");
-	if (start->recorded != end->recorded || start->gpu != end->gpu)
+	if (start->recorded != end->recorded || (start->recorded == 2 && start->gpu != end->gpu))
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_event_elapsed_ms: the events "
 		                   "were recorded on different clocks (a GPU stream and the host)");
 	if (start->recorded == 1) {
