@@ -36,8 +36,9 @@ if [ "${TUNE_BUILD_ONLY:-0}" = 1 ]; then
 	echo "tune.sh: built $dir/tuner"
 	exit 0
 fi
-command -v nvidia-smi >/dev/null 2>&1 &&
+if command -v nvidia-smi >/dev/null 2>&1; then
 	nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader || true
+fi
 if [ "${TUNE_SKIP:-0}" != 1 ]; then
 	"$dir/tuner" -o "$dir/tuning.txt"
 	cat "$dir/tuning.txt"
