@@ -2,7 +2,7 @@
 # cmake.sh: tilecc_add_kernel(... TUNING file ...) (docs/cmake.md): installs BUILD_DIR into a
 # scratch prefix, builds tests/tune/project (axpy's launcher from fixed.tuning) against it,
 # runs tune_launch with the known winners of fixed.tuning, and checks that the tuning file
-# is a dependency of the kernel's build edge.
+# is a dependency of the kernel's build edge; then tilecc-tune, installed beside tilecc.
 #
 #   cmake.sh BUILD_DIR WORK_DIR GENERATOR CC [C_FLAGS]
 set -euo pipefail
@@ -24,4 +24,10 @@ echo "$out" | grep -q "^n=5000: config 1, BLOCK=64 num_warps=2 EVEN=False, ok$" 
 # the tuning file is a dependency of the kernel's build edge
 grep -q "fixed.tuning" "$work/b/build.ninja" 2>/dev/null || [ "$generator" != Ninja ] ||
 	fail "the tuning file is not a dependency"
+# tilecc-tune, installed beside tilecc: tunes in one command
+rm -f "$work/tuning.txt"
+CC="$cc $cflags" "$work/prefix/bin/tilecc-tune" -o "$work/tuning.txt" "$here/kernels/axpy.py" -k axpy \
+	-s "*fp32:16, *fp32:16, *fp32:16, i32, fp32" --tune "$here/axpy.spec" 2>"$work/tune.err" ||
+	fail "tilecc-tune: $(cat "$work/tune.err")"
+[ "$(grep -c '^best: n=' "$work/tuning.txt")" = 3 ] || fail "tilecc-tune wrote no 3 best lines"
 echo "cmake.sh: PASS"
