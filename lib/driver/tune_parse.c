@@ -604,6 +604,8 @@ static bool grid_exprs(arena *a, diag_engine *d, uint32_t file, const line *v, t
 	*n = 0;
 	size_t i = s;
 	while (i <= e) {
+		while (i < e && (v->text[i] == ' ' || v->text[i] == '\t'))
+			i++;
 		size_t j = i;
 		int depth = 0;
 		while (j < e && (v->text[j] != ',' || depth)) {
