@@ -46,6 +46,7 @@ static uint16_t float_to_half(float f)
 int main(int argc, char **argv)
 {
 	int failures = 0;
+	setvbuf(stdout, NULL, _IOLBF, 0); /* each size's line as it is done */
 	printf("artifact: %s\n", VARIANT());
 	int gpu = FORMAT() != TILERT_FORMAT_HOST;
 	for (int a = 1; a < argc; a++) {
