@@ -7,7 +7,8 @@
 #    comment saying why config 3 was skipped;
 #  - tilecc --tuning on that file makes a launcher, byte for byte the same when made again;
 #    tune_launch.c through it at the tuned sizes (the recorded winner each), at sizes not in
-#    the file and odd ones: correct results, the heuristic's variant each time;
+#    the file and odd ones (the winner of the nearest recorded size each): correct results,
+#    the heuristic's variant each time;
 #  - the same with a tuning file with known winners (fixed.tuning): exact matches, the
 #    nearest recorded problem (by log distance), the default for n < 1;
 #  - the same configs given by --configs FILE and --config give the same tuner.
@@ -48,11 +49,16 @@ grep -q '^signature: \*fp32:16, \*fp32:16, \*fp32:16, i32, fp32$' "$work/tuning.
 "$tilecc" "$k" -k axpy -s "$sig" --tuning "$work/tuning.txt" -o "$work/again/axpy.h"
 cmp "$work/tuned/axpy.h" "$work/again/axpy.h" || fail "the header differs when made again"
 cmp "$work/tuned/axpy.c" "$work/again/axpy.c" || fail "the source differs when made again"
+winner() { sed -n "s/^best: n=$1 -> \([0-9]*\) .*/\1/p" "$work/tuning.txt"; }
+# the tuned sizes, then sizes between them and odd ones, each with the recorded size
+# nearest to it (the least max/min ratio): 5000 and 2048 (2048/1000 > 4096/2048) are
+# nearest 4096, 1001 and 77 nearest 1000, 300000 nearest 65536
 args=()
 for n in 4096 65536 1000; do
-	args+=("$n:$(sed -n "s/^best: n=$n -> \([0-9]*\) .*/\1/p" "$work/tuning.txt")")
+	args+=("$n:$(winner "$n")")
 done
-args+=(5000:-1 1001:-1 77:-1 300000:-1 2048:-1)
+args+=("5000:$(winner 4096)" "2048:$(winner 4096)" "1001:$(winner 1000)" "77:$(winner 1000)"
+	"300000:$(winner 65536)")
 build -I"$work/tuned" "$here/tune_launch.c" "$work/tuned/axpy.c" -o "$work/tuned/run"
 "$work/tuned/run" "${args[@]}" || fail "tune_launch (tuned) failed"
 
