@@ -10,6 +10,7 @@
 #     [TARGETS x86-64|riscv64|sm_80|sm_86|sm_89|sm_90|sm_90a|gfx...|dcu ...]
 #                                       # --target; default: the machine being built for
 #     [NUM_WARPS n] [NUM_STAGES n]
+#     [TUNING <tuning file>]           # --tuning: a launcher over the tuned configs
 #     [STATIC_RUNTIME]                  # link TileCC::tilert_static instead of TileCC::tilert
 #     [OPTIONS <more tilecc flags> ...])
 #
@@ -52,14 +53,14 @@ endfunction()
 function(tilecc_add_kernel target)
   set(where "tilecc_add_kernel(${target})")
   cmake_parse_arguments(PARSE_ARGV 1 arg "STATIC_RUNTIME"
-    "SOURCE;KERNEL;SIGNATURE;NUM_WARPS;NUM_STAGES" "CONSTANTS;TARGETS;OPTIONS")
+    "SOURCE;KERNEL;SIGNATURE;NUM_WARPS;NUM_STAGES;TUNING" "CONSTANTS;TARGETS;OPTIONS")
 
   # Arguments. cmake_parse_arguments files an unknown keyword under the list keyword before
   # it, so the lists are checked entry by entry as well.
   if(arg_UNPARSED_ARGUMENTS)
     list(GET arg_UNPARSED_ARGUMENTS 0 bad)
     message(FATAL_ERROR "${where}: unknown argument '${bad}'; the keywords are SOURCE, KERNEL, "
-      "SIGNATURE, CONSTANTS, TARGETS, NUM_WARPS, NUM_STAGES, STATIC_RUNTIME and OPTIONS")
+      "SIGNATURE, CONSTANTS, TARGETS, NUM_WARPS, NUM_STAGES, TUNING, STATIC_RUNTIME and OPTIONS")
   endif()
   foreach(kw IN LISTS arg_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${where}: ${kw} is given without a value")
@@ -105,7 +106,7 @@ function(tilecc_add_kernel target)
     if(o MATCHES "^[A-Z][A-Z_]+$")
       message(FATAL_ERROR "${where}: OPTIONS entry '${o}' looks like a keyword; "
         "tilecc_add_kernel knows SOURCE, KERNEL, SIGNATURE, CONSTANTS, TARGETS, NUM_WARPS, "
-        "NUM_STAGES and STATIC_RUNTIME, and these must come before OPTIONS")
+        "NUM_STAGES, TUNING and STATIC_RUNTIME, and these must come before OPTIONS")
     endif()
   endforeach()
   get_filename_component(source "${arg_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -178,6 +179,17 @@ function(tilecc_add_kernel target)
   if(DEFINED arg_NUM_STAGES)
     list(APPEND common --num-stages ${arg_NUM_STAGES})
   endif()
+  # A tuning file (tilecc --tuning, docs/abi.md "Autotuning"): the launcher dispatches on
+  # its configs; editing the file regenerates the kernel.
+  set(tuning_dep "")
+  if(DEFINED arg_TUNING)
+    get_filename_component(tuning "${arg_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}")
+      message(FATAL_ERROR "${where}: TUNING '${arg_TUNING}' does not exist (looked at ${tuning})")
+    endif()
+    list(APPEND common --tuning ${tuning})
+    set(tuning_dep "${tuning}")
+  endif()
   list(APPEND common ${arg_OPTIONS})
 
   # Inside tilecc's build the compiler is a real target: depend on it by name, so that it is
@@ -235,7 +247,7 @@ function(tilecc_add_kernel target)
       add_custom_command(
         OUTPUT "${stem}.h" "${stem}.c"
         COMMAND TileCC::tilecc "${source}" ${cmd} -o "${stem}.h"
-        DEPENDS "${source}" ${tilecc_dep} "${args_file}"
+        DEPENDS "${source}" ${tilecc_dep} "${args_file}" ${tuning_dep}
         COMMENT "tilecc: kernel ${arg_KERNEL} (${t}) from ${source_shown}"
         VERBATIM)
     endif()

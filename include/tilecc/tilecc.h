@@ -93,6 +93,18 @@ typedef struct tilecc_options {
 	const char *const *include_dirs;
 	size_t num_include_dirs;
 	int ignore_tilecc_path;
+	/* Autotuning (docs/abi.md, "Autotuning"); each text is borrowed, its name is what
+	 * diagnostics call it. tune_spec (--tune SPEC): the output is the C source of the
+	 * tuner program, which times every config at the spec's problems and writes a tuning
+	 * file. tuning (--tuning FILE): the output is a header (and source) whose launcher
+	 * dispatches on the tuned configs. configs (--configs FILE, --config): one config a
+	 * line, instead of the @triton.autotune decorator's. */
+	const char *tune_spec_name, *tune_spec;
+	size_t tune_spec_len;
+	const char *tuning_name, *tuning;
+	size_t tuning_len;
+	const char *configs_name, *configs;
+	size_t configs_len;
 } tilecc_options;
 
 /* The result of a compilation: bytes owned by the caller, freed with tilecc_output_free(). */

@@ -191,6 +191,23 @@ TILERT_API int tilert_memcpy_dtoh(void *dst, const void *src_dev, size_t bytes);
 /* Sets bytes of device memory at dev to (unsigned char)value. */
 TILERT_API int tilert_memset_d8(void *dev, int value, size_t bytes);
 
+/* ---- timing events (docs/abi.md, "Autotuning") ------------------------------------------
+ * An event is recorded on a stream and two of them give the time between: on a stream that
+ * carries GPU launches, on the GPU's clock (a CUDA or HIP event queued behind the work);
+ * otherwise (CPU launches, which are synchronous; the default stream NULL) on the host's
+ * monotonic clock, read once the stream's work is done. */
+typedef struct tilert_event tilert_event;
+
+/* Creates an event; freed with tilert_event_destroy(). */
+TILERT_API int tilert_event_create(tilert_event **out);
+/* Frees the event. NULL is accepted. */
+TILERT_API int tilert_event_destroy(tilert_event *e);
+/* Records e on s (NULL: the host clock after every GPU launch of the process is done). */
+TILERT_API int tilert_event_record(tilert_event *e, tilert_stream *s);
+/* The milliseconds from start to end, waiting for end first; both must have been recorded
+ * on the same clock (TILERT_ERR_INVALID_ARGUMENT otherwise). */
+TILERT_API int tilert_event_elapsed_ms(tilert_event *start, tilert_event *end, float *ms);
+
 /* ---- host tensor descriptors (docs/abi.md, "Tensor descriptor parameters") ---------------
  * A kernel parameter of type tensordesc<DTYPE[BLOCK...]> (Triton's TensorDescriptor) takes
  * 2 * rank + 2 launch arguments, in this order: the base pointer, shape[0..rank) as

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "backends/target.h"
+#include "driver/compile_int.h"
 #include "driver/header.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
@@ -77,21 +78,6 @@ const char *tilecc_llvm_version(void)
 
 /* ---- the compilation ------------------------------------------------------------------ */
 
-typedef struct compilation {
-	const tilecc_options *o;
-	arena *a;
-	strtab *names;
-	diag_engine *d;
-	ir_context *ir;
-	strbuf report;
-	struct timespec t0;
-	/* multi-target headers (compile_multi): keep the PTX of a cubin, and the kernel */
-	bool want_ptx;
-	char *ptx;
-	size_t ptx_size;
-	const ir_func *kernel;
-	bool in_spec; /* compiling one of compile_spec's variants */
-} compilation;
 
 static double now_ms(void)
 {
@@ -175,7 +161,7 @@ static int compile_multi(compilation *c, tilecc_output *out);
 static int compile_spec(compilation *c, tilecc_output *out);
 
 /* Whether the signature asks for specialization variants (an entry TYPE:?). */
-static bool wants_spec(const char *sig)
+bool compile_wants_spec(const char *sig)
 {
 	for (const char *p = sig; p && (p = strstr(p, ":?")); p += 2) {
 		const char *e = p + 2;
@@ -190,8 +176,10 @@ static bool wants_spec(const char *sig)
 static int compile(compilation *c, tilecc_output *out)
 {
 	const tilecc_options *o = c->o;
+	if (o->tune_spec || o->tuning)
+		return compile_tune(c, out);
 	tilecc_emit emit = choose_emit(o);
-	if (!c->in_spec && wants_spec(o->signature)) {
+	if (!c->in_spec && compile_wants_spec(o->signature)) {
 		if (emit != TILECC_EMIT_HEADER) {
 			uint32_t file = diag_add_source(c->d, "<signature>", o->signature,
 							(uint32_t)strlen(o->signature));
@@ -502,8 +490,8 @@ static int parse_targets(compilation *c, const char *list, target_entry **out, s
  * whole front end and pipeline each time: the GPU passes rewrite the module), an NVIDIA
  * target giving its cubin and its PTX. The bytes live in the arena; names gets the
  * targets' names for the header's comments; c->kernel is the first compilation's kernel. */
-static int compile_artifacts(compilation *c, const tilecc_options *o, const char *list,
-			     header_artifact **arts_out, size_t *na_out, strbuf *names)
+int compile_artifacts(compilation *c, const tilecc_options *o, const char *list,
+		      header_artifact **arts_out, size_t *na_out, strbuf *names)
 {
 	target_entry *t;
 	size_t nt;
@@ -577,14 +565,14 @@ static int compile_artifacts(compilation *c, const tilecc_options *o, const char
 }
 
 /* The header's name as the source includes it: the base name of -o. */
-static const char *header_name(const tilecc_options *o)
+const char *compile_header_name(const tilecc_options *o)
 {
 	const char *hn = o->output_name ? strrchr(o->output_name, '/') : NULL;
 	return hn ? hn + 1 : o->output_name ? o->output_name : "kernel.h";
 }
 
 /* Moves the header and the source into out. */
-static int take_header(compilation *c, tilecc_output *out, strbuf *h, strbuf *src)
+int compile_take_header(compilation *c, tilecc_output *out, strbuf *h, strbuf *src)
 {
 	if (h->oom || src->oom) {
 		diag_internal(c->d, "out of memory while writing the header");
@@ -608,9 +596,9 @@ static int compile_multi(compilation *c, tilecc_output *out)
 	int rc = compile_artifacts(c, o, o->target, &arts, &na, &names);
 	if (!rc) {
 		strbuf h = {0}, src = {0};
-		header_write_multi(&h, &src, c->kernel, header_name(o), names.data ? names.data : "",
+		header_write_multi(&h, &src, c->kernel, compile_header_name(o), names.data ? names.data : "",
 				   arts, na);
-		rc = take_header(c, out, &h, &src);
+		rc = compile_take_header(c, out, &h, &src);
 	}
 	strbuf_free(&names);
 	return rc;
@@ -780,9 +768,9 @@ static int compile_spec(compilation *c, tilecc_output *out)
 	c->in_spec = false;
 	if (!rc) {
 		strbuf h = {0}, src = {0};
-		header_write_spec(&h, &src, kernel, header_name(o), names.data ? names.data : "",
+		header_write_spec(&h, &src, kernel, compile_header_name(o), names.data ? names.data : "",
 				  specs, (size_t)total);
-		rc = take_header(c, out, &h, &src);
+		rc = compile_take_header(c, out, &h, &src);
 	}
 	strbuf_free(&names);
 	return rc;

@@ -71,7 +71,7 @@ void header_open(strbuf *h, const char *kernel)
 
 /* Parameter names as C identifiers: Python names that are C keywords or clash with the
  * launcher's own names get a trailing underscore. */
-static void param_name(strbuf *b, const ir_value *a, int i)
+void header_param_name(strbuf *b, const ir_value *a, int i)
 {
 	static const char *const taken[] = {
 	    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double",
@@ -92,18 +92,23 @@ static void param_name(strbuf *b, const ir_value *a, int i)
 void header_prototype(strbuf *b, const ir_func *f)
 {
 	strbuf_printf(b, "int %s_launch(tilert_stream *stream, tilert_grid grid", f->name);
+	header_params(b, f);
+	strbuf_puts(b, ")");
+}
+
+void header_params(strbuf *b, const ir_func *f)
+{
 	for (int i = 0; i < f->body->nargs; i++) {
 		const ir_value *a = f->body->args[i];
 		if (f->params[i].desc_rank) {
 			strbuf_puts(b, ",\n\t\tconst tilert_tensor_desc *");
-			param_name(b, a, i);
+			header_param_name(b, a, i);
 			i += 2 * f->params[i].desc_rank + 1;
 			continue;
 		}
 		strbuf_printf(b, ",\n\t\t%s", c_type(a->type));
-		param_name(b, a, i);
+		header_param_name(b, a, i);
 	}
-	strbuf_puts(b, ")");
 }
 
 void header_write(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
@@ -188,10 +193,10 @@ void header_launcher(strbuf *c, const ir_func *f, bool spec)
 				i += 2 * r + 1;
 			} else if (t->kind == IR_PTR) {
 				strbuf_puts(c, "(int64_t)(intptr_t)");
-				param_name(c, f->body->args[i], i);
+				header_param_name(c, f->body->args[i], i);
 			} else if (ir_type_is_int(t)) {
 				strbuf_puts(c, "(int64_t)");
-				param_name(c, f->body->args[i], i);
+				header_param_name(c, f->body->args[i], i);
 			} else {
 				strbuf_puts(c, "0");
 			}
@@ -212,7 +217,7 @@ void header_launcher(strbuf *c, const ir_func *f, bool spec)
 			continue;
 		}
 		strbuf_puts(c, i ? ", &" : "&");
-		param_name(c, f->body->args[i], i);
+		header_param_name(c, f->body->args[i], i);
 	}
 	strbuf_printf(c, "%s};\n", np ? "" : "NULL");
 	for (int i = 0; i < np; i++)
@@ -226,12 +231,12 @@ void header_launcher(strbuf *c, const ir_func *f, bool spec)
 			continue;
 		/* a descriptor of another rank would shift the arguments after it */
 		strbuf_printf(c, "\tif (!");
-		param_name(c, f->body->args[i], i);
+		header_param_name(c, f->body->args[i], i);
 		strbuf_puts(c, " || ");
-		param_name(c, f->body->args[i], i);
+		header_param_name(c, f->body->args[i], i);
 		strbuf_printf(c, "->rank != %d)\n\t\treturn TILERT_ERR_INVALID_ARGUMENT;\n", r);
 		strbuf_printf(c, "\tn = %d;\n\trc = tilert_tensor_desc_append(", i);
-		param_name(c, f->body->args[i], i);
+		header_param_name(c, f->body->args[i], i);
 		strbuf_printf(c, ", args, %d, &n);\n\tif (rc != TILERT_OK)\n\t\treturn rc;\n",
 			      i + 2 * r + 2);
 		i += 2 * r + 1;

@@ -50,6 +50,11 @@ void header_guard(strbuf *b, const char *name);
 /* The header's include guard, includes and extern "C" opening, after its first comment. */
 void header_open(strbuf *h, const char *kernel);
 void header_prototype(strbuf *b, const ir_func *f);
+/* The parameters of the prototype, each as ",\n\t\tTYPE NAME". */
+void header_params(strbuf *b, const ir_func *f);
+/* Parameter i's name as a C identifier (a C keyword or a name the launchers use gets a
+ * trailing underscore; argI when it has none). */
+void header_param_name(strbuf *b, const ir_value *a, int i);
 void header_launcher(strbuf *c, const ir_func *f, bool spec);
 /* The bytes as the body of a C array initializer ("0" for none), 16 a line. */
 void header_put_bytes(strbuf *c, const char *bytes, size_t size);

@@ -49,6 +49,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef enum CUjit_option_enum {
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
@@ -105,6 +106,12 @@ enum { SHARED_DEFAULT_MAX = 48 * 1024, GRID_YZ_MAX = 65535, JIT_LOG_SIZE = 2048 
 	                                                   size_t bytes))                        \
 	X(memset_d8,          "cuMemsetD8_v2",            (CUdeviceptr p, unsigned char v,       \
 	                                                   size_t n))                            \
+	X(event_create,       "cuEventCreate",            (CUevent *e, unsigned flags))          \
+	X(event_record,       "cuEventRecord",            (CUevent e, CUstream s))               \
+	X(event_synchronize,  "cuEventSynchronize",       (CUevent e))                           \
+	X(event_elapsed,      "cuEventElapsedTime",       (float *ms, CUevent start,             \
+	                                                   CUevent end))                         \
+	X(event_destroy,      "cuEventDestroy_v2",        (CUevent e))                           \
 	X(error_name,         "cuGetErrorName",           (CUresult r, const char **s))          \
 	X(error_string,       "cuGetErrorString",         (CUresult r, const char **s))
 
@@ -436,6 +443,54 @@ static void cuda_stream_free(void *stream)
 		cu.stream_destroy(stream);
 }
 
+/* ---- Events (tilert_event_record, tilert_event_elapsed_ms) ---- */
+
+static int cuda_event_create(void **out)
+{
+	CUevent e;
+	CUresult r;
+	int rc;
+
+	if ((rc = driver_enter("cannot create an event")) != TILERT_OK)
+		return rc;
+	if ((r = cu.event_create(&e, 0)) != CUDA_SUCCESS)
+		return cu_fail(result_code(r, 0), r, "cuEventCreate", NULL);
+	*out = e;
+	return TILERT_OK;
+}
+
+static int cuda_event_record(void *ev, void *stream)
+{
+	CUresult r;
+	int rc;
+
+	if ((rc = driver_enter("cannot record an event")) != TILERT_OK)
+		return rc;
+	if ((r = cu.event_record(ev, stream)) != CUDA_SUCCESS)
+		return cu_fail(result_code(r, 0), r, "cuEventRecord", NULL);
+	return TILERT_OK;
+}
+
+static int cuda_event_elapsed(void *start, void *end, float *ms)
+{
+	CUresult r;
+	int rc;
+
+	if ((rc = driver_enter("cannot time events")) != TILERT_OK)
+		return rc;
+	if ((r = cu.event_synchronize(end)) != CUDA_SUCCESS)
+		return cu_fail(TILERT_ERR_LAUNCH, r, "cuEventSynchronize", NULL);
+	if ((r = cu.event_elapsed(ms, start, end)) != CUDA_SUCCESS)
+		return cu_fail(result_code(r, 0), r, "cuEventElapsedTime", NULL);
+	return TILERT_OK;
+}
+
+static void cuda_event_free(void *ev)
+{
+	if (driver_enter("cannot destroy an event") == TILERT_OK)
+		cu.event_destroy(ev);
+}
+
 /* ---- Device memory ---- */
 
 static CUdeviceptr dptr(const void *p)
@@ -518,6 +573,10 @@ const tilert_gpu tilert_gpu_cuda = {
 	.stream_create = cuda_stream_create,
 	.stream_sync = cuda_stream_sync,
 	.stream_free = cuda_stream_free,
+	.event_create = cuda_event_create,
+	.event_record = cuda_event_record,
+	.event_elapsed = cuda_event_elapsed,
+	.event_free = cuda_event_free,
 	.mem_alloc = cuda_mem_alloc,
 	.mem_free = cuda_mem_free,
 	.memcpy_htod = cuda_memcpy_htod,

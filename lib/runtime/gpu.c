@@ -511,6 +511,14 @@ int tilert_gpu_stream_sync(tilert_stream *s)
 	return tilert_gpu_hip.stream_sync(NULL);
 }
 
+void tilert_gpu_stream_peek(tilert_stream *s, const tilert_gpu **d, void **gs)
+{
+	pthread_mutex_lock(&gpu_lock);
+	*d = s->gpu;
+	*gs = s->gpu_stream;
+	pthread_mutex_unlock(&gpu_lock);
+}
+
 int tilert_gpu_stream_destroy(tilert_stream *s)
 {
 	int rc = tilert_gpu_stream_sync(s);

@@ -50,6 +50,7 @@ enum {
 typedef struct ihipModule_t *hipModule_t;
 typedef struct ihipModuleSymbol_t *hipFunction_t;
 typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
 typedef void *hipDeviceptr_t;
 
 /* Every AMD GPU allows 1024 threads per block; LDS, the shared memory, is 64 KiB per
@@ -95,7 +96,14 @@ enum { MAX_THREADS = 1024, LDS_MAX = 64 * 1024, WAVE = 64 };
 	                                                               hipDeviceptr_t src,        \
 	                                                               size_t bytes))             \
 	X(memset_d8,          hipError_t,   "hipMemsetD8",            (hipDeviceptr_t p,          \
-	                                                               unsigned char v, size_t n))
+	                                                               unsigned char v, size_t n)) \
+	X(event_create,       hipError_t,   "hipEventCreate",         (hipEvent_t *e))            \
+	X(event_record,       hipError_t,   "hipEventRecord",         (hipEvent_t e,              \
+	                                                               hipStream_t s))            \
+	X(event_synchronize,  hipError_t,   "hipEventSynchronize",    (hipEvent_t e))             \
+	X(event_elapsed,      hipError_t,   "hipEventElapsedTime",    (float *ms, hipEvent_t a,   \
+	                                                               hipEvent_t b))             \
+	X(event_destroy,      hipError_t,   "hipEventDestroy",        (hipEvent_t e))
 
 static struct {
 #define X(field, result, symbol, params) result (*field) params;
@@ -533,6 +541,54 @@ static int hip_memset_d8(void *dev, int value, size_t bytes)
 	return TILERT_OK;
 }
 
+/* ---- Events (tilert_event_record, tilert_event_elapsed_ms) ---- */
+
+static int hip_event_create(void **out)
+{
+	hipEvent_t e;
+	hipError_t r;
+	int rc;
+
+	if ((rc = driver_enter("cannot create an event")) != TILERT_OK)
+		return rc;
+	if ((r = hip.event_create(&e)) != hipSuccess)
+		return hip_fail(result_code(r, 0), r, "hipEventCreate", NULL);
+	*out = e;
+	return TILERT_OK;
+}
+
+static int hip_event_record(void *ev, void *stream)
+{
+	hipError_t r;
+	int rc;
+
+	if ((rc = driver_enter("cannot record an event")) != TILERT_OK)
+		return rc;
+	if ((r = hip.event_record(ev, stream)) != hipSuccess)
+		return hip_fail(result_code(r, 0), r, "hipEventRecord", NULL);
+	return TILERT_OK;
+}
+
+static int hip_event_elapsed(void *start, void *end, float *ms)
+{
+	hipError_t r;
+	int rc;
+
+	if ((rc = driver_enter("cannot time events")) != TILERT_OK)
+		return rc;
+	if ((r = hip.event_synchronize(end)) != hipSuccess)
+		return hip_fail(TILERT_ERR_LAUNCH, r, "hipEventSynchronize", NULL);
+	if ((r = hip.event_elapsed(ms, start, end)) != hipSuccess)
+		return hip_fail(result_code(r, 0), r, "hipEventElapsedTime", NULL);
+	return TILERT_OK;
+}
+
+static void hip_event_free(void *ev)
+{
+	if (driver_enter("cannot destroy an event") == TILERT_OK)
+		hip.event_destroy(ev);
+}
+
 const tilert_gpu tilert_gpu_hip = {
 	.name = "HIP",
 	.unusable = hip_unusable,
@@ -544,6 +600,10 @@ const tilert_gpu tilert_gpu_hip = {
 	.stream_create = hip_stream_create,
 	.stream_sync = hip_stream_sync,
 	.stream_free = hip_stream_free,
+	.event_create = hip_event_create,
+	.event_record = hip_event_record,
+	.event_elapsed = hip_event_elapsed,
+	.event_free = hip_event_free,
 	.mem_alloc = hip_mem_alloc,
 	.mem_free = hip_mem_free,
 	.memcpy_htod = hip_memcpy_htod,

@@ -164,6 +164,12 @@ typedef struct tilert_gpu {
 	int (*stream_create)(void **out);
 	int (*stream_sync)(void *stream);
 	void (*stream_free)(void *stream);
+	/* Events (event.c): makes one; records it on a stream (NULL: the default stream); the
+	 * milliseconds from start to end, after waiting for end; frees one. */
+	int (*event_create)(void **out);
+	int (*event_record)(void *ev, void *stream);
+	int (*event_elapsed)(void *start, void *end, float *ms);
+	void (*event_free)(void *ev);
 	/* The device memory calls of tilert.h, past the checks gpu.c makes (a driver, a size
 	 * that is not 0, pointers that are not NULL). */
 	int (*mem_alloc)(size_t bytes, void **out);
@@ -225,6 +231,8 @@ int tilert_gpu_stream_get(tilert_stream *s, const tilert_gpu *d, void **out);
 /* Waits for the GPU work queued on s (NULL: the default stream: all GPU work); the same,
  * then frees the GPU stream of s. */
 int tilert_gpu_stream_sync(tilert_stream *s);
+/* The driver and driver stream of s's GPU launches (both NULL before its first one). */
+void tilert_gpu_stream_peek(tilert_stream *s, const tilert_gpu **d, void **gs);
 int tilert_gpu_stream_destroy(tilert_stream *s);
 
 /* module.c: frees one kernel record and what it owns. */

@@ -13,6 +13,8 @@
  *                    probe(u32 *out)                   out[0..6] = grid x, y, z,
  *                                                      block x, y, z, shared bytes
  *   streams        tokens; everything is done when the launch returns
+ *   events         the number of launches so far when recorded: each launch "takes" 1 ms,
+ *                  so the time between two events is the launches between them
  *
  * What it saw is counted in the exported hip_mock_* variables, which the test reads. */
 #include <elf.h>
@@ -282,6 +284,47 @@ EXPORT int hipMemcpyHtoD(void *dst, void *src, size_t bytes)
 EXPORT int hipMemcpyDtoH(void *dst, void *src, size_t bytes)
 {
 	memcpy(dst, src, bytes);
+	return hipSuccess;
+}
+
+EXPORT int hip_mock_events;
+
+EXPORT int hipEventCreate(int **e)
+{
+	if (!e || !(*e = calloc(1, sizeof **e)))
+		return hipErrorInvalidValue;
+	hip_mock_events++;
+	return hipSuccess;
+}
+
+EXPORT int hipEventRecord(int *e, void *s)
+{
+	(void)s;
+	if (!e)
+		return hipErrorInvalidHandle;
+	*e = hip_mock_launches;
+	return hipSuccess;
+}
+
+EXPORT int hipEventSynchronize(int *e)
+{
+	return e ? hipSuccess : hipErrorInvalidHandle;
+}
+
+EXPORT int hipEventElapsedTime(float *ms, int *start, int *end)
+{
+	if (!ms || !start || !end)
+		return hipErrorInvalidValue;
+	*ms = (float)(*end - *start);
+	return hipSuccess;
+}
+
+EXPORT int hipEventDestroy(int *e)
+{
+	if (!e)
+		return hipErrorInvalidHandle;
+	free(e);
+	hip_mock_events--;
 	return hipSuccess;
 }
 

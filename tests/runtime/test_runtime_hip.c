@@ -476,6 +476,34 @@ static void test_mock(const char *mock_path, const char *real_path)
 		CHECK(test_contains(tilert_last_error(), "HIP allows at most 2^32-1 threads"));
 		CHECK(*launches == 2);
 	}
+	/* Events: the mock's clock is its launch count (1 ms a launch); on a stream without
+	 * GPU launches (and the default one), the host clock; the two do not mix. */
+	{
+		tilert_event *e0 = NULL, *e1 = NULL, *h0 = NULL;
+		int *events = mock_int(h, "hip_mock_events");
+		float ms = -1;
+		void *args[] = { &dev };
+		tilert_grid one = { 1, 1, 1 };
+		CHECK(tilert_event_create(&e0) == TILERT_OK && tilert_event_create(&e1) == TILERT_OK);
+		CHECK(tilert_event_create(&h0) == TILERT_OK);
+		CHECK(tilert_event_elapsed_ms(e0, e1, &ms) == TILERT_ERR_INVALID_ARGUMENT);
+		CHECK(test_contains(tilert_last_error(), "never recorded"));
+		CHECK(tilert_event_record(e0, s) == TILERT_OK);
+		CHECK(events && *events == 1);
+		CHECK(tilert_launch(probe, s, one, args, 1) == TILERT_OK);
+		CHECK(tilert_launch(probe, s, one, args, 1) == TILERT_OK);
+		CHECK(tilert_event_record(e1, s) == TILERT_OK);
+		CHECK(tilert_event_elapsed_ms(e0, e1, &ms) == TILERT_OK && ms == 2.0f);
+		CHECK(tilert_event_record(h0, NULL) == TILERT_OK);
+		CHECK(events && *events == 2);
+		CHECK(tilert_event_elapsed_ms(e0, h0, &ms) == TILERT_ERR_INVALID_ARGUMENT);
+		CHECK(test_contains(tilert_last_error(), "different clocks"));
+		CHECK(tilert_event_record(e1, NULL) == TILERT_OK);
+		CHECK(tilert_event_elapsed_ms(h0, e1, &ms) == TILERT_OK && ms >= 0);
+		CHECK(tilert_event_destroy(e0) == TILERT_OK && tilert_event_destroy(e1) == TILERT_OK);
+		CHECK(tilert_event_destroy(h0) == TILERT_OK && tilert_event_destroy(NULL) == TILERT_OK);
+		CHECK(events && *events == 0);
+	}
 	check_fill(fill, s, 1000);
 	check_fill(fill, NULL, 64);
 	CHECK(tilert_stream_synchronize(NULL) == TILERT_OK);

@@ -52,6 +52,15 @@ static void usage(FILE *f)
 		"  --verify-each         run the IR verifier after every pass\n"
 		"  --print-metadata      print each kernel's launch metadata (block size, shared\n"
 		"                        memory, parameters) to stderr\n"
+		"autotuning (docs/abi.md, \"Autotuning\"):\n"
+		"  --tune SPEC           write the tuner program (C, -o tuner.c): it times every\n"
+		"                        config at SPEC's problems on the device and writes a\n"
+		"                        tuning file; build it with libtilert alone\n"
+		"  --configs FILE        the configs to tune, one a line (BLOCK_M=128 num_warps=4\n"
+		"                        num_stages=3), instead of @triton.autotune's\n"
+		"  --config \"CONFIG\"     one config to tune (repeatable), the same way\n"
+		"  --tuning FILE         with -o FILE.h: a launcher that dispatches on the tuned\n"
+		"                        configs of the tuning file (no device needed)\n"
 		"  --help, --version\n",
 		prog, prog);
 }
@@ -196,6 +205,11 @@ int main(int argc, char **argv)
 	const char **incs = calloc((size_t)argc, sizeof *incs);
 	size_t nincs = 0;
 	char *target_list = NULL; /* the joined list of repeated --target options */
+	const char *spec_path = NULL, *tuning_path = NULL, *configs_path = NULL;
+	char *spec_text = NULL, *tuning_text = NULL, *configs_text = NULL;
+	size_t spec_len = 0, tuning_len = 0, configs_len = 0;
+	char *config_lines = NULL; /* the --config options, one a line */
+	size_t config_lines_len = 0;
 	int rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -281,6 +295,24 @@ int main(int argc, char **argv)
 			o.print_after = v;
 		} else if ((v = opt_value(argc, argv, &i, "--passes", &missing))) {
 			o.passes = v;
+		} else if ((v = opt_value(argc, argv, &i, "--tune", &missing))) {
+			spec_path = v;
+		} else if ((v = opt_value(argc, argv, &i, "--tuning", &missing))) {
+			tuning_path = v;
+		} else if ((v = opt_value(argc, argv, &i, "--configs", &missing))) {
+			configs_path = v;
+		} else if ((v = opt_value(argc, argv, &i, "--config", &missing))) {
+			size_t n = strlen(v);
+			char *nl = realloc(config_lines, config_lines_len + n + 2);
+			if (!nl) {
+				rc = 3;
+				goto out;
+			}
+			config_lines = nl;
+			memcpy(config_lines + config_lines_len, v, n);
+			config_lines_len += n;
+			config_lines[config_lines_len++] = '\n';
+			config_lines[config_lines_len] = 0;
 		} else if (!strcmp(a, "--print-locations")) {
 			o.print_locations = 1;
 		} else if (!strcmp(a, "-ftime-report")) {
@@ -310,6 +342,46 @@ int main(int argc, char **argv)
 	if (o.emit == TILECC_EMIT_HEADER && (!output || !strcmp(output, "-"))) {
 		rc = bad_usage("%s", "a header needs -o FILE.h (the C source is written beside it)");
 		goto out;
+	}
+
+	if (configs_path && config_lines) {
+		rc = bad_usage("%s", "give the configs with --configs FILE or with --config, not both");
+		goto out;
+	}
+	if (tuning_path && (!output || !strcmp(output, "-"))) {
+		rc = bad_usage("%s", "--tuning makes a header: give -o FILE.h");
+		goto out;
+	}
+	{
+		const char *paths[] = {spec_path, tuning_path, configs_path};
+		char **texts[] = {&spec_text, &tuning_text, &configs_text};
+		size_t *lens[] = {&spec_len, &tuning_len, &configs_len};
+		for (int k = 0; k < 3; k++) {
+			if (!paths[k])
+				continue;
+			*texts[k] = read_file(paths[k], lens[k]);
+			if (!*texts[k]) {
+				fprintf(stderr, "%s: error: cannot read '%s': %s\n", prog, paths[k],
+					strerror(errno));
+				rc = 2;
+				goto out;
+			}
+		}
+	}
+	o.tune_spec_name = spec_path;
+	o.tune_spec = spec_text;
+	o.tune_spec_len = spec_len;
+	o.tuning_name = tuning_path;
+	o.tuning = tuning_text;
+	o.tuning_len = tuning_len;
+	if (configs_path) {
+		o.configs_name = configs_path;
+		o.configs = configs_text;
+		o.configs_len = configs_len;
+	} else if (config_lines) {
+		o.configs_name = "<--config>";
+		o.configs = config_lines;
+		o.configs_len = config_lines_len;
 	}
 
 	size_t len = 0;
@@ -375,5 +447,9 @@ out:
 	free(defs);
 	free(incs);
 	free(target_list);
+	free(spec_text);
+	free(tuning_text);
+	free(configs_text);
+	free(config_lines);
 	return rc;
 }
