@@ -159,6 +159,14 @@ static int run_pipeline(compilation *c, ir_module *m, const char *list)
 			diag_internal(c->d, "IR invalid after pass '%s'", name);
 			return 1;
 		}
+#ifndef NDEBUG
+		/* debug builds: the use lists after every pass (linear; the tests run these) */
+		for (const ir_func *f = m->funcs; f && !c->o->verify_each; f = f->next)
+			if (ir_verify_uses(f, c->d)) {
+				diag_internal(c->d, "use lists wrong after pass '%s'", name);
+				return 1;
+			}
+#endif
 		const char *pa = c->o->print_after;
 		if (pa && (!strcmp(pa, "all") || !strcmp(pa, name))) {
 			strbuf_printf(&c->report, "// -----// IR after %s //----- //\n", name);
