@@ -31,10 +31,15 @@ struct ir_ptrmap_slot {
 	void *val;
 };
 
+/* The splitmix64 finaliser: every bit of the address reaches the low bits the table
+ * uses. (A multiply alone leaves the low bits of arena addresses, which share their
+ * stride, to the low bits of the address: long probe runs in big functions.) */
 static size_t ptr_hash(const void *p)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15u;
-	return (size_t)(h ^ (h >> 32));
+	uint64_t h = (uint64_t)(uintptr_t)p;
+	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u;
+	h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
+	return (size_t)(h ^ (h >> 31));
 }
 
 void *ir_ptrmap_get(const ir_ptrmap *m, const void *key)

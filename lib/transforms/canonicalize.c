@@ -42,20 +42,23 @@ static void push(worklist *w, ir_op *op)
 	vec_push(&w->ops, op);
 }
 
-/* After a rewrite produced v: v's definition, the definitions of its operands (the
- * transposes sink_trans builds) and v's users may simplify further. */
-static void touched(worklist *w, ir_value *v)
+/* A rewrite of op into v: op's users (their operand changes), v's definition and the
+ * definitions of its operands (the transposes sink_trans builds) may simplify further.
+ * Only the uses that move are visited, not every use of v (a value with many uses, such
+ * as a parameter, would make that quadratic). */
+static void touched(worklist *w, ir_op *op, ir_value *v)
 {
 	if (!w)
 		return;
+	for (int i = 0; i < op->nresults; i++)
+		for (ir_use *u = op->results[i].uses; u; u = u->next)
+			push(w, u->user);
 	if (v->def) {
 		push(w, v->def);
 		for (int i = 0; i < v->def->noperands; i++)
 			if (v->def->operands[i])
 				push(w, v->def->operands[i]->def);
 	}
-	for (ir_use *u = v->uses; u; u = u->next)
-		push(w, u->user);
 }
 
 static bool const_int(const ir_value *v, int64_t *out)
@@ -135,9 +138,9 @@ static void replace(canon *cn, ir_op *op, ir_value *with)
 {
 	if (!with->name)
 		with->name = op->results[0].name;
+	touched(cn->w, op, with);
 	ir_replace_all_uses(&op->results[0], with);
 	ir_op_erase(op);
-	touched(cn->w, with);
 }
 
 static ir_value *make_const_like(ir_context *c, ir_op *at, const ir_type *t, const ir_attr *v)
