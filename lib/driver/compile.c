@@ -8,6 +8,7 @@
 
 #include "backends/target.h"
 #include "driver/header.h"
+#include "driver/limits.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
 #include "frontend/sema.h"
@@ -230,6 +231,14 @@ static int compile(compilation *c, tilecc_output *out)
 			   o->target);
 		return 2;
 	}
+	for (int k = 0; k < 2; k++) {
+		int64_t v = k ? o->max_elems_per_thread : o->max_tile_elems;
+		if (v < 0 || v > ((int64_t)1 << 31)) {
+			diag_error(c->d, SRCLOC_NONE, "%s takes a count from 1 to 2^31 (0: the default), "
+				   "not %lld", k ? "max_elems_per_thread" : "max_tile_elems", (long long)v);
+			return 2;
+		}
+	}
 	if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5) {
 		diag_error(c->d, SRCLOC_NONE, "--code-object-version takes 4 or 5, not %d",
 			   o->code_object_version);
@@ -287,6 +296,7 @@ static int compile(compilation *c, tilecc_output *out)
 				  .ndefines = o->num_defines,
 				  .num_warps = o->num_warps,
 				  .num_stages = o->num_stages,
+				  .max_tile_elems = o->max_tile_elems,
 				  .main_path = o->input_name,
 				  .search_dirs = dirs,
 				  .nsearch_dirs = nd};
@@ -301,6 +311,23 @@ static int compile(compilation *c, tilecc_output *out)
 		return 1;
 	timing(c, "verify", t);
 	c->kernel = m->funcs;
+	{
+		/* the GPU target the code is for, as below: its warp size bounds the work of
+		 * each thread */
+		const target_desc *lt = o->target ? target_lookup(o->target) : NULL;
+		if (!lt && (emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN))
+			lt = &nvptx_target;
+		if (!lt && emit == TILECC_EMIT_HSACO)
+			lt = &amdgpu_target;
+		kernel_limits lim = {
+		    .max_tile_elems = o->max_tile_elems ? o->max_tile_elems : TILECC_DEFAULT_MAX_TILE_ELEMS,
+		    .max_elems_per_thread = o->max_elems_per_thread ? o->max_elems_per_thread
+								    : TILECC_DEFAULT_MAX_ELEMS_PER_THREAD,
+		    .warp_size = lt && lt->is_gpu ? lt->warp_size : 0,
+		};
+		if (check_kernel_limits(m, c->d, &lim))
+			return 1;
+	}
 
 	const char *pipeline = o->passes ? o->passes : (o->opt_level == 0 ? "" : pass_default_pipeline);
 	if (run_pipeline(c, m, pipeline))

@@ -1459,6 +1459,7 @@ static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
 	const ast_module *m = s->mod;
 	frame top = {.is_kernel = true};
 	s->frame = &top;
+	s->max_tile_elems = spec->max_tile_elems > 0 ? spec->max_tile_elems : (int64_t)1 << 20;
 	sema_modules_init(s, spec);
 	jit_info fns[256];
 	int nfns = collect_module(s, fns, 256);
