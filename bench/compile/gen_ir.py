@@ -24,7 +24,7 @@ def main():
     w("  %acc0 = constant {value = 0.0} : tile<16xf32>\n")
     prev = "%acc0"
     for g in range(groups):
-        w(f"  %k{g} = constant {{value = {g % 1000}}} : i32\n")
+        w(f"  %k{g} = constant {{value = {g + 1}}} : i32\n")
         w(f"  %a{g} = addi %base, %k{g} : i32\n")
         w(f"  %z{g} = addi %a{g}, %c0 : i32\n")
         w(f"  %d{g} = addi %base, %k{g} : i32\n")
