@@ -8,6 +8,7 @@
 #define TILECC_TILECC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,6 +106,11 @@ typedef struct tilecc_options {
 	size_t tuning_len;
 	const char *configs_name, *configs;
 	size_t configs_len;
+	/* resource limits; 0: the default. A kernel over one is an error at the op that makes
+	 * the tile, naming the option (--max-tile-elems, --max-elems-per-thread). */
+	int64_t max_tile_elems;       /* elements of one tile (default 2^20, as Triton) */
+	int64_t max_elems_per_thread; /* GPU targets: a tile's elements over the program's
+				       * threads (num_warps x warp size), rounded up (default 2048) */
 } tilecc_options;
 
 /* The result of a compilation: bytes owned by the caller, freed with tilecc_output_free(). */

@@ -19,6 +19,7 @@ typedef struct cg {
 	LLVMBasicBlockRef entry;  /* allocas go here */
 	ir_ptrmap vals;           /* ir_value -> LLVMValueRef (scalars) or struct tv * (tiles) */
 	ir_ptrmap uses;           /* ir_value -> use count (+100 when used in a nested region) */
+	ir_ptrmap lazy_loads;     /* CPU: tile loads that may be evaluated lazily -> non-NULL */
 	ir_ptrmap layouts;        /* GPU: tile type -> its parsed layout (lower_gpu.c) */
 	arena *a;                 /* the compilation's arena, for lowering records */
 	diag_engine *d;

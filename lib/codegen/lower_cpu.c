@@ -350,53 +350,67 @@ static bool writes_memory(const ir_op *op)
 	return false;
 }
 
-static bool uses_any(const ir_op *op, const ir_ptrmap *set)
-{
-	for (int k = 0; k < op->noperands; k++)
-		if (ir_ptrmap_get(set, op->operands[k]))
-			return true;
-	for (int r = 0; r < op->nregions; r++)
-		for (const ir_op *x = op->regions[r]->first; x; x = x->next)
-			if (uses_any(x, set))
-				return true;
-	return false;
-}
-
 /* A tile load may be evaluated lazily, fused into the loop of its consumer, when every
  * value computed from it is used in the same block (not in a nested region) and no op
- * that writes memory runs between the load and the last op of that chain. */
-static bool lazy_load_ok(const ir_op *ld)
+ * that writes memory runs between the load and the last op of that chain.
+ *
+ * Decided for every load of a block at once, in one backward sweep over the block: for
+ * each op, the position of the last op of the block its results reach through uses in the
+ * block (last[]) and whether they reach a nested region (nested[]); a prefix count of the
+ * ops that write memory answers "any write in between" for each load. Linear in the
+ * block's size and its uses (a walk per load would make big kernels quadratic). */
+static void plan_lazy_loads(cg *c, const ir_block *b)
 {
-	if (!is_tile(ld->results[0].type) || ld->operands[0]->type->kind != IR_TILE)
-		return false;
-	ir_ptrmap chain = {0};
-	const ir_op *last = NULL;
-	bool ok = true;
-	ir_ptrmap_put(&chain, &ld->results[0], (void *)1);
-	for (const ir_op *op = ld->next; op && ok; op = op->next) {
-		bool direct = false;
-		for (int k = 0; k < op->noperands; k++)
-			direct |= ir_ptrmap_get(&chain, op->operands[k]) != NULL;
-		bool nested = false;
-		for (int r = 0; r < op->nregions; r++)
-			for (const ir_op *x = op->regions[r]->first; x && !nested; x = x->next)
-				nested = uses_any(x, &chain);
-		if (nested)
-			ok = false;
-		if (direct) {
-			last = op;
-			for (int k = 0; k < op->nresults; k++)
-				ir_ptrmap_put(&chain, &op->results[k], (void *)1);
-		}
+	int n = 0;
+	for (const ir_op *op = b->first; op; op = op->next)
+		n++;
+	if (!n)
+		return;
+	ir_ptrmap pos = {0};
+	int *last = malloc(sizeof(int) * (size_t)n), *writes = malloc(sizeof(int) * ((size_t)n + 1));
+	bool *nested = calloc((size_t)n, sizeof(bool));
+	const ir_op **at = malloc(sizeof(*at) * (size_t)n);
+	if (!last || !writes || !nested || !at) {
+		free(last), free(writes), free(nested), free(at);
+		return; /* no lazy loads: slower code, still right */
 	}
-	if (ok && last)
-		for (const ir_op *op = ld->next; op != last; op = op->next)
-			if (writes_memory(op)) {
-				ok = false;
-				break;
+	int i = 0;
+	writes[0] = 0;
+	for (const ir_op *op = b->first; op; op = op->next, i++) {
+		at[i] = op;
+		ir_ptrmap_put(&pos, op, (void *)(intptr_t)(i + 1));
+		writes[i + 1] = writes[i] + writes_memory(op);
+	}
+	for (i = n - 1; i >= 0; i--) {
+		last[i] = -1;
+		for (int k = 0; k < at[i]->nresults; k++)
+			for (const ir_use *u = at[i]->results[k].uses; u; u = u->next) {
+				if (u->user->parent != b) {
+					nested[i] = true;
+					continue;
+				}
+				int j = (int)(intptr_t)ir_ptrmap_get(&pos, u->user) - 1;
+				if (j <= i)
+					continue; /* not in the block's order: no chain through it */
+				int reach = last[j] > j ? last[j] : j;
+				if (reach > last[i])
+					last[i] = reach;
+				nested[i] |= nested[j];
 			}
-	ir_ptrmap_free(&chain);
-	return ok && last;
+	}
+	for (i = 0; i < n; i++) {
+		const ir_op *ld = at[i];
+		if (ld->code != IR_OP_LOAD || !is_tile(ld->results[0].type) ||
+		    ld->operands[0]->type->kind != IR_TILE)
+			continue;
+		if (!nested[i] && last[i] > i && writes[last[i]] - writes[i + 1] == 0)
+			ir_ptrmap_put(&c->lazy_loads, ld, (void *)ld);
+	}
+	free(last), free(writes), free(nested), free(at);
+	ir_ptrmap_free(&pos);
+	for (const ir_op *op = b->first; op; op = op->next)
+		for (int r = 0; r < op->nregions; r++)
+			plan_lazy_loads(c, op->regions[r]);
 }
 
 /* Counts the uses of every value of block b (nested regions count as many uses). */
@@ -727,7 +741,7 @@ static void lower_load(cg *c, const ir_op *op)
 	}
 	/* lazily only when the pointers are computed (affine in the index, so LLVM sees the
 	 * contiguity); pointers read from a buffer take the run-based loop below */
-	if (!tile_of(c, p)->buf && lazy_load_ok(op)) {
+	if (!tile_of(c, p)->buf && ir_ptrmap_get(&c->lazy_loads, op)) {
 		define_lazy(c, op, 0);
 		return;
 	}
@@ -1451,6 +1465,8 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	c->f = f;
 	memset(&c->uses, 0, sizeof c->uses);
 	count_uses(c, f->body);
+	memset(&c->lazy_loads, 0, sizeof c->lazy_loads);
+	plan_lazy_loads(c, f->body);
 	int np = f->body->nargs;
 	LLVMTypeRef *pt = calloc((size_t)np + 6, sizeof(LLVMTypeRef));
 	for (int i = 0; i < np; i++)
@@ -1506,6 +1522,7 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	free(args);
 	free(pt);
 	ir_ptrmap_free(&c->uses);
+	ir_ptrmap_free(&c->lazy_loads);
 
 	/* NAME__meta */
 	strbuf meta = {0};

@@ -9,6 +9,7 @@
 #include "backends/target.h"
 #include "driver/compile_int.h"
 #include "driver/header.h"
+#include "driver/limits.h"
 #include "codegen/codegen.h"
 #include "frontend/ast.h"
 #include "frontend/sema.h"
@@ -145,6 +146,14 @@ static int run_pipeline(compilation *c, ir_module *m, const char *list)
 			diag_internal(c->d, "IR invalid after pass '%s'", name);
 			return 1;
 		}
+#ifndef NDEBUG
+		/* debug builds: the use lists after every pass (linear; the tests run these) */
+		for (const ir_func *f = m->funcs; f && !c->o->verify_each; f = f->next)
+			if (ir_verify_uses(f, c->d)) {
+				diag_internal(c->d, "use lists wrong after pass '%s'", name);
+				return 1;
+			}
+#endif
 		const char *pa = c->o->print_after;
 		if (pa && (!strcmp(pa, "all") || !strcmp(pa, name))) {
 			strbuf_printf(&c->report, "// -----// IR after %s //----- //\n", name);
@@ -210,6 +219,14 @@ static int compile(compilation *c, tilecc_output *out)
 			   o->target);
 		return 2;
 	}
+	for (int k = 0; k < 2; k++) {
+		int64_t v = k ? o->max_elems_per_thread : o->max_tile_elems;
+		if (v < 0 || v > ((int64_t)1 << 31)) {
+			diag_error(c->d, SRCLOC_NONE, "%s takes a count from 1 to 2^31 (0: the default), "
+				   "not %lld", k ? "max_elems_per_thread" : "max_tile_elems", (long long)v);
+			return 2;
+		}
+	}
 	if (o->code_object_version && o->code_object_version != 4 && o->code_object_version != 5) {
 		diag_error(c->d, SRCLOC_NONE, "--code-object-version takes 4 or 5, not %d",
 			   o->code_object_version);
@@ -267,6 +284,7 @@ static int compile(compilation *c, tilecc_output *out)
 				  .ndefines = o->num_defines,
 				  .num_warps = o->num_warps,
 				  .num_stages = o->num_stages,
+				  .max_tile_elems = o->max_tile_elems,
 				  .main_path = o->input_name,
 				  .search_dirs = dirs,
 				  .nsearch_dirs = nd};
@@ -281,6 +299,23 @@ static int compile(compilation *c, tilecc_output *out)
 		return 1;
 	timing(c, "verify", t);
 	c->kernel = m->funcs;
+	{
+		/* the GPU target the code is for, as below: its warp size bounds the work of
+		 * each thread */
+		const target_desc *lt = o->target ? target_lookup(o->target) : NULL;
+		if (!lt && (emit == TILECC_EMIT_PTX || emit == TILECC_EMIT_CUBIN))
+			lt = &nvptx_target;
+		if (!lt && emit == TILECC_EMIT_HSACO)
+			lt = &amdgpu_target;
+		kernel_limits lim = {
+		    .max_tile_elems = o->max_tile_elems ? o->max_tile_elems : TILECC_DEFAULT_MAX_TILE_ELEMS,
+		    .max_elems_per_thread = o->max_elems_per_thread ? o->max_elems_per_thread
+								    : TILECC_DEFAULT_MAX_ELEMS_PER_THREAD,
+		    .warp_size = lt && lt->is_gpu ? lt->warp_size : 0,
+		};
+		if (check_kernel_limits(m, c->d, &lim))
+			return 1;
+	}
 
 	const char *pipeline = o->passes ? o->passes : (o->opt_level == 0 ? "" : pass_default_pipeline);
 	if (run_pipeline(c, m, pipeline))

@@ -511,6 +511,7 @@ static sval runtime_ifexp(sema *s, const ast_expr *e, ir_value *cond)
 		op->regions[i] = tmp->regions[i];
 		op->regions[i]->parent = op;
 	}
+	ir_op_set_operand(tmp, 0, NULL); /* tmp goes: its use of cond with it */
 	return sv_ir(&op->results[0]);
 }
 
@@ -807,6 +808,7 @@ static int exec_runtime_if(sema *s, const ast_stmt *st, ir_value *cond, const as
 		op->regions[i] = tmp->regions[i];
 		op->regions[i]->parent = op;
 	}
+	ir_op_set_operand(tmp, 0, NULL); /* tmp goes: its use of cond with it */
 	for (int k = 0; k < nres; k++) {
 		op->results[k].name = rn[k];
 		scope_set(s, s->locals, rn[k], sv_ir(&op->results[k]));
@@ -1457,6 +1459,7 @@ static ir_module *lower_kernel(sema *sp, const sema_spec *spec)
 	const ast_module *m = s->mod;
 	frame top = {.is_kernel = true};
 	s->frame = &top;
+	s->max_tile_elems = spec->max_tile_elems > 0 ? spec->max_tile_elems : (int64_t)1 << 20;
 	sema_modules_init(s, spec);
 	jit_info fns[256];
 	int nfns = collect_module(s, fns, 256);

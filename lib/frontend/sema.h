@@ -16,6 +16,7 @@ typedef struct sema_spec {
 	size_t ndefines;
 	int num_warps;  /* 0: from autotune config or 4 */
 	int num_stages; /* 0: from autotune config or default */
+	int64_t max_tile_elems; /* largest tile, in elements; 0: 2^20 (--max-tile-elems) */
 	/* imports: the kernel file's path (its directory and package root are searched first),
 	 * then these directories in order (-I, then TILECC_PATH) */
 	const char *main_path;

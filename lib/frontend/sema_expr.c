@@ -194,9 +194,12 @@ void sema_check_shape(sema *s, int rank, const int64_t *shape, srcloc loc)
 		if (shape[i] <= 0 || (shape[i] & (shape[i] - 1)))
 			sema_fail(s, loc, "shape dimension %d is %lld; tile dimensions must be powers of two",
 				  i, (long long)shape[i]);
+		if (shape[i] > s->max_tile_elems / n) /* n * shape[i] too many, without overflow */
+			sema_fail(s, loc,
+				  "a tile may hold at most %lld elements (raise the limit with "
+				  "--max-tile-elems=N)",
+				  (long long)s->max_tile_elems);
 		n *= shape[i];
-		if (n > (1 << 20))
-			sema_fail(s, loc, "a tile may hold at most 1048576 elements");
 	}
 }
 

@@ -154,6 +154,7 @@ typedef struct sema {
 	scope *locals;   /* the function being evaluated */
 	ir_builder b;    /* insertion point */
 	jmp_buf *fail;   /* errors longjmp here after being reported */
+	int64_t max_tile_elems; /* the largest tile a shape may describe */
 	int depth;       /* helper call depth */
 	int pyfn_depth;  /* inside compile-time Python functions (@tl.constexpr, ...) */
 	int in_loop;     /* inside a runtime loop: return is not allowed */

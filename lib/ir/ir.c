@@ -31,10 +31,15 @@ struct ir_ptrmap_slot {
 	void *val;
 };
 
+/* The splitmix64 finaliser: every bit of the address reaches the low bits the table
+ * uses. (A multiply alone leaves the low bits of arena addresses, which share their
+ * stride, to the low bits of the address: long probe runs in big functions.) */
 static size_t ptr_hash(const void *p)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15u;
-	return (size_t)(h ^ (h >> 32));
+	uint64_t h = (uint64_t)(uintptr_t)p;
+	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9u;
+	h = (h ^ (h >> 27)) * 0x94D049BB133111EBu;
+	return (size_t)(h ^ (h >> 31));
 }
 
 void *ir_ptrmap_get(const ir_ptrmap *m, const void *key)
@@ -148,10 +153,15 @@ ir_op *ir_op_create(ir_context *c, ir_opcode code, int noperands, ir_value *cons
 	op->noperands = noperands > 0 ? noperands : 0;
 	op->nresults = nresults > 0 ? nresults : 0;
 	op->nregions = ir_ops[code].nregions;
-	if (op->noperands && !(op->operands = ARENA_NEWN(a, ir_value *, op->noperands)))
+	if (op->noperands && (!(op->operands = ARENA_NEWN(a, ir_value *, op->noperands)) ||
+			      !(op->uses = ARENA_NEWN(a, ir_use, op->noperands))))
 		return NULL;
-	if (operands && op->noperands)
-		memcpy(op->operands, operands, sizeof(ir_value *) * (size_t)op->noperands);
+	for (int i = 0; i < op->noperands; i++) {
+		op->uses[i].user = op;
+		op->uses[i].index = i;
+		if (operands)
+			ir_op_set_operand(op, i, operands[i]);
+	}
 	if (op->nresults && !(op->results = ARENA_NEWN(a, ir_value, op->nresults)))
 		return NULL;
 	for (int i = 0; i < op->nresults; i++) {
@@ -230,21 +240,98 @@ ir_value *ir_block_add_arg(ir_context *c, ir_block *b, const ir_type *t, const c
 	return v;
 }
 
-void ir_replace_uses_in(ir_block *b, ir_value *from, ir_value *to)
+static void use_unlink(ir_use *u)
 {
-	for (ir_op *op = b->first; op; op = op->next) {
-		for (int i = 0; i < op->noperands; i++)
-			if (op->operands[i] == from)
-				op->operands[i] = to;
-		for (int i = 0; i < op->nregions; i++)
-			ir_replace_uses_in(op->regions[i], from, to);
-	}
+	if (!u->value)
+		return;
+	if (u->prev)
+		u->prev->next = u->next;
+	else
+		u->value->uses = u->next;
+	if (u->next)
+		u->next->prev = u->prev;
+	u->prev = u->next = NULL;
+	u->value = NULL;
+}
+
+static void use_link(ir_use *u, ir_value *v)
+{
+	u->value = v;
+	u->prev = NULL;
+	u->next = v ? v->uses : NULL;
+	if (!v)
+		return;
+	if (v->uses)
+		v->uses->prev = u;
+	v->uses = u;
 }
 
 void ir_op_set_operand(ir_op *op, int i, ir_value *v)
 {
-	if (i >= 0 && i < op->noperands)
-		op->operands[i] = v;
+	if (i < 0 || i >= op->noperands || op->operands[i] == v)
+		return;
+	use_unlink(&op->uses[i]);
+	op->operands[i] = v;
+	use_link(&op->uses[i], v);
+}
+
+bool ir_op_is_inside(const ir_op *op, const ir_block *b)
+{
+	for (const ir_block *p = op->parent; p; p = p->parent ? p->parent->parent : NULL)
+		if (p == b)
+			return true;
+	return false;
+}
+
+void ir_replace_uses_in(ir_block *b, ir_value *from, ir_value *to)
+{
+	if (from == to)
+		return;
+	for (ir_use *u = from->uses, *next; u; u = next) {
+		next = u->next;
+		if (ir_op_is_inside(u->user, b))
+			ir_op_set_operand(u->user, u->index, to);
+	}
+}
+
+void ir_replace_all_uses(ir_value *from, ir_value *to)
+{
+	if (from == to)
+		return;
+	while (from->uses)
+		ir_op_set_operand(from->uses->user, from->uses->index, to);
+}
+
+int ir_value_num_uses(const ir_value *v)
+{
+	int n = 0;
+	for (const ir_use *u = v->uses; u; u = u->next)
+		n++;
+	return n;
+}
+
+bool ir_op_has_uses(const ir_op *op)
+{
+	for (int i = 0; i < op->nresults; i++)
+		if (op->results[i].uses)
+			return true;
+	return false;
+}
+
+/* Drops the operand uses of op and of everything nested in it. */
+static void drop_uses(ir_op *op)
+{
+	for (int i = 0; i < op->noperands; i++)
+		use_unlink(&op->uses[i]); /* operands[] stays readable for the caller */
+	for (int r = 0; r < op->nregions; r++)
+		for (ir_op *o = op->regions[r]->first; o; o = o->next)
+			drop_uses(o);
+}
+
+void ir_op_erase(ir_op *op)
+{
+	ir_op_remove(op);
+	drop_uses(op);
 }
 
 /* ---- attributes ------------------------------------------------------------------------- */

@@ -120,6 +120,19 @@ typedef struct ir_block ir_block;
 typedef struct ir_value ir_value;
 typedef struct ir_func ir_func;
 typedef struct ir_module ir_module;
+typedef struct ir_use ir_use;
+
+/* One operand slot of an op, linked into the use list of the value it names, so a value's
+ * uses are found without walking the function. Every op holds one per operand (op->uses,
+ * parallel to op->operands); ir_op_create, ir_op_set_operand, the replace functions and
+ * ir_op_erase keep the lists right, so nothing else may write op->operands. A detached op
+ * (removed, not erased) keeps its uses: ir_op_erase is how an op goes away. */
+struct ir_use {
+	ir_value *value; /* == user->operands[index]; NULL: the slot is empty */
+	ir_op *user;
+	int index;
+	ir_use *prev, *next; /* in value->uses */
+};
 
 struct ir_value {
 	const ir_type *type;
@@ -127,6 +140,7 @@ struct ir_value {
 	ir_block *block;    /* block argument: its block; result: NULL */
 	int index;          /* result number or argument number */
 	const char *name;   /* interned hint for printing ("offs"); may be NULL */
+	ir_use *uses;       /* every operand slot that names this value, in no order */
 };
 
 typedef enum ir_attr_kind {
@@ -152,6 +166,7 @@ struct ir_op {
 	ir_opcode code;
 	srcloc loc;
 	ir_value **operands;
+	ir_use *uses;      /* noperands entries: uses[i] is operand i's slot in its use list */
 	int noperands;
 	ir_value *results; /* array of nresults values */
 	int nresults;
@@ -209,11 +224,29 @@ ir_op *ir_op_create(ir_context *c, ir_opcode code, int noperands, ir_value *cons
 		    int nresults, const ir_type *const *result_types, srcloc loc);
 void ir_block_append(ir_block *b, ir_op *op);
 void ir_block_insert_before(ir_block *b, ir_op *before, ir_op *op); /* before NULL: append */
-void ir_op_remove(ir_op *op); /* unlinks from its block */
+/* Unlinks op from its block; it keeps its operands (and so its uses): for moving ops. */
+void ir_op_remove(ir_op *op);
+/* Unlinks op from its block (if any) and drops the uses of its operands and of every op in
+ * its regions (its operands array stays readable). Its results must have no uses left
+ * outside it. */
+void ir_op_erase(ir_op *op);
 ir_value *ir_block_add_arg(ir_context *c, ir_block *b, const ir_type *t, const char *name);
-/* Replaces every use of `from` inside block b (recursively through regions) with `to`. */
+/* Replaces every use of `from` by an op inside block b (recursively through regions) with
+ * `to`: O(uses of from x region depth). */
 void ir_replace_uses_in(ir_block *b, ir_value *from, ir_value *to);
+/* Replaces every use of `from` with `to`, whoever the user is: O(uses of from). */
+void ir_replace_all_uses(ir_value *from, ir_value *to);
 void ir_op_set_operand(ir_op *op, int i, ir_value *v);
+/* Whether op lies inside block b: in it, or in a region of an op inside it. */
+bool ir_op_is_inside(const ir_op *op, const ir_block *b);
+/* How many uses v has (every user, attached or not; erased ops have none). */
+int ir_value_num_uses(const ir_value *v);
+static inline bool ir_value_has_uses(const ir_value *v)
+{
+	return v->uses != NULL;
+}
+/* Whether some result of op has a use. */
+bool ir_op_has_uses(const ir_op *op);
 
 void ir_op_set_int(ir_context *c, ir_op *op, const char *name, int64_t v);
 void ir_op_set_float(ir_context *c, ir_op *op, const char *name, double v);
@@ -266,6 +299,9 @@ ir_module *ir_parse_module(ir_context *c, diag_engine *d, uint32_t file, const c
 /* Checks structure and types; reports each problem through d at the op's location
  * (naming the op). Returns the number of problems (0: valid). */
 int ir_verify_module(const ir_module *m, diag_engine *d);
+/* The use-list part of it (verify_uses.c): every operand is on its value's use list and
+ * every use on a list is an operand of an op in f. Returns the number of problems. */
+int ir_verify_uses(const ir_func *f, diag_engine *d);
 
 /* ---- internal to lib/ir: a pointer-keyed hash map -------------------------------------- */
 

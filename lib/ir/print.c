@@ -20,6 +20,8 @@ typedef struct printer {
 	strtab *taken;	   /* names handed out so far, interned */
 	ir_ptrmap names;   /* value -> its name (without '%') */
 	ir_ptrmap used;	   /* interned name -> non-NULL when taken */
+	ir_ptrmap suffix;  /* interned hint -> the last k tried for hint_k (names are never
+			    * given back, so the search resumes there: linear, not quadratic) */
 	int next;	   /* next number for an anonymous value */
 } printer;
 
@@ -38,6 +40,7 @@ static void printer_end(printer *p)
 {
 	ir_ptrmap_free(&p->names);
 	ir_ptrmap_free(&p->used);
+	ir_ptrmap_free(&p->suffix);
 	strtab_destroy(p->taken);
 	arena_destroy(p->a);
 }
@@ -73,10 +76,14 @@ static const char *value_name(printer *p, const ir_value *v)
 	buf[len] = 0;
 	if (len && !numeric) {
 		n = claim(p, buf);
-		for (int k = 1; !n && k < 1000000; k++) {
+		const char *hint = n ? NULL : strtab_cstr(p->taken, buf);
+		int k = hint ? (int)(intptr_t)ir_ptrmap_get(&p->suffix, hint) : 0;
+		while (!n && ++k < 1000000) {
 			snprintf(buf + len, sizeof buf - len, "_%d", k);
 			n = claim(p, buf);
 		}
+		if (hint)
+			ir_ptrmap_put(&p->suffix, hint, (void *)(intptr_t)k);
 	}
 	if (!n) {
 		snprintf(buf, sizeof buf, "%d", p->next++);

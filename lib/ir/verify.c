@@ -1041,8 +1041,10 @@ static void verify_func(verifier *v, const ir_func *f)
 int ir_verify_module(const ir_module *m, diag_engine *d)
 {
 	verifier v = {.c = m->ctx, .d = d};
-	for (const ir_func *f = m->funcs; f; f = f->next)
+	for (const ir_func *f = m->funcs; f; f = f->next) {
 		verify_func(&v, f);
+		v.errors += ir_verify_uses(f, d);
+	}
 	ir_ptrmap_free(&v.visible);
 	vec_free(&v.defined);
 	return v.errors;

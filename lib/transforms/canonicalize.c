@@ -7,12 +7,59 @@
  *   - a comparison of ranges of known bounds (make_range, constants, through expand_dims,
  *     broadcast, exti) that holds or fails everywhere becomes a constant; m & true is m;
  *   - an `if` or `for` without results whose regions hold nothing but their yield goes.
- * Floating-point identities are left alone (x + 0.0 is not x for x = -0.0). */
+ * Floating-point identities are left alone (x + 0.0 is not x for x = -0.0).
+ *
+ * A worklist drives it: every op once, innermost regions first and in program order, then
+ * again only the ops a rewrite touched (the replacement's definition, its operands'
+ * definitions and its users). With use lists each rewrite costs its uses, so the pass is
+ * linear in the function's size. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "support/vec.h"
 #include "transforms/pass.h"
 #include "transforms/walk.h"
+
+/* The ops still to visit, each queued at most once at a time. */
+typedef struct worklist {
+	VEC(ir_op *) ops;
+	size_t head;
+	ir_ptrmap queued; /* op -> op while it waits */
+} worklist;
+
+/* The worklist of the function being rewritten; set while the pass runs on it. */
+typedef struct canon {
+	ir_context *c;
+	ir_func *f;
+	worklist *w;
+} canon;
+
+static void push(worklist *w, ir_op *op)
+{
+	if (!op || ir_ptrmap_get(&w->queued, op) || !ir_ptrmap_put(&w->queued, op, op))
+		return;
+	vec_push(&w->ops, op);
+}
+
+/* A rewrite of op into v: op's users (their operand changes), v's definition and the
+ * definitions of its operands (the transposes sink_trans builds) may simplify further.
+ * Only the uses that move are visited, not every use of v (a value with many uses, such
+ * as a parameter, would make that quadratic). */
+static void touched(worklist *w, ir_op *op, ir_value *v)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < op->nresults; i++)
+		for (ir_use *u = op->results[i].uses; u; u = u->next)
+			push(w, u->user);
+	if (v->def) {
+		push(w, v->def);
+		for (int i = 0; i < v->def->noperands; i++)
+			if (v->def->operands[i])
+				push(w, v->def->operands[i]->def);
+	}
+}
 
 static bool const_int(const ir_value *v, int64_t *out)
 {
@@ -86,13 +133,14 @@ static bool fold_cmp(const char *pred, bool sgn, int64_t a, int64_t b, int64_t *
 	return true;
 }
 
-/* Replaces op's single result with `with` everywhere and removes op. */
-static void replace(ir_func *f, ir_op *op, ir_value *with)
+/* Replaces op's single result with `with` everywhere and erases op. */
+static void replace(canon *cn, ir_op *op, ir_value *with)
 {
 	if (!with->name)
 		with->name = op->results[0].name;
-	ir_replace_uses_in(f->body, &op->results[0], with);
-	ir_op_remove(op);
+	touched(cn->w, op, with);
+	ir_replace_all_uses(&op->results[0], with);
+	ir_op_erase(op);
 }
 
 static ir_value *make_const_like(ir_context *c, ir_op *at, const ir_type *t, const ir_attr *v)
@@ -187,8 +235,10 @@ static ir_value *transposed(ir_context *c, ir_op *at, ir_value *x)
  * the bench kernel's k_ptr + cols[None, :] * stride + offs_d[:, None], and stage and
  * pipeline it K-major, where a transpose of the loaded tile would go through shared
  * memory every iteration. Before layouts only (types without one). */
-static int sink_trans(ir_context *c, ir_func *f, ir_op *op)
+static int sink_trans(canon *cn, ir_op *op)
 {
+	ir_context *c = cn->c;
+	ir_func *f = cn->f;
 	const ir_type *t = op->results[0].type;
 	ir_value *x = op->operands[0];
 	const ir_attr *ord = ir_op_attr(op, "order");
@@ -249,14 +299,15 @@ static int sink_trans(ir_context *c, ir_func *f, ir_op *op)
 	}
 	if (!r)
 		return 0;
-	replace(f, op, r);
+	replace(cn, op, r);
 	if (!walk_count_uses(f->body, x))
-		ir_op_remove(d);
+		ir_op_erase(d);
 	return 1;
 }
 
-static int simplify(ir_context *c, ir_func *f, ir_op *op)
+static int simplify(canon *cn, ir_op *op)
 {
+	ir_context *c = cn->c;
 	int64_t a = 0, b = 0, r;
 	const ir_type *t = op->nresults == 1 ? op->results[0].type : NULL;
 	switch (op->code) {
@@ -266,15 +317,15 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 		bool ka = const_int(op->operands[0], &a), kb = const_int(op->operands[1], &b);
 		if (ka && kb && fold_int(op->code, ir_type_elem(t), a, b, &r)) {
 			ir_builder bl = {c, op->parent, op, op->loc};
-			replace(f, op, ir_const_int(&bl, t, r));
+			replace(cn, op, ir_const_int(&bl, t, r));
 			return 1;
 		}
 		if (kb && is_identity(op->code, 1, b) && op->operands[0]->type == t) {
-			replace(f, op, op->operands[0]);
+			replace(cn, op, op->operands[0]);
 			return 1;
 		}
 		if (ka && is_identity(op->code, 0, a) && op->operands[1]->type == t) {
-			replace(f, op, op->operands[1]);
+			replace(cn, op, op->operands[1]);
 			return 1;
 		}
 		/* masks: m & true is m, m & false is false (i1) */
@@ -282,12 +333,12 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			int64_t k = kb ? b : a;
 			ir_value *other = op->operands[kb ? 0 : 1];
 			if (k && other->type == t) {
-				replace(f, op, other);
+				replace(cn, op, other);
 				return 1;
 			}
 			if (!k) {
 				ir_builder bl = {c, op->parent, op, op->loc};
-				replace(f, op, ir_const_int(&bl, t, 0));
+				replace(cn, op, ir_const_int(&bl, t, 0));
 				return 1;
 			}
 		}
@@ -299,7 +350,7 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 		if (p && p->kind == IR_ATTR_STR && const_int(op->operands[0], &a) &&
 		    const_int(op->operands[1], &b) && fold_cmp(p->s, sgn, a, b, &r)) {
 			ir_builder bl = {c, op->parent, op, op->loc};
-			replace(f, op, ir_const_int(&bl, t, r));
+			replace(cn, op, ir_const_int(&bl, t, r));
 			return 1;
 		}
 		/* a range against a bound it never crosses (a block's own columns against its
@@ -310,7 +361,7 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			int k = cmp_bounds(p->s, a0, a1, b0, b1);
 			if (k >= 0) {
 				ir_builder bl = {c, op->parent, op, op->loc};
-				replace(f, op, ir_const_int(&bl, t, k));
+				replace(cn, op, ir_const_int(&bl, t, k));
 				return 1;
 			}
 		}
@@ -320,18 +371,18 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 		const ir_op *d = op->operands[0]->def;
 		const ir_attr *v = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
 		if (v) {
-			replace(f, op, make_const_like(c, op, t, v));
+			replace(cn, op, make_const_like(c, op, t, v));
 			return 1;
 		}
 		return 0;
 	}
 	case IR_OP_SELECT:
 		if (const_int(op->operands[0], &a) && op->operands[0]->type->kind != IR_TILE) {
-			replace(f, op, op->operands[a ? 1 : 2]);
+			replace(cn, op, op->operands[a ? 1 : 2]);
 			return 1;
 		}
 		if (op->operands[1] == op->operands[2]) {
-			replace(f, op, op->operands[1]);
+			replace(cn, op, op->operands[1]);
 			return 1;
 		}
 		return 0;
@@ -345,12 +396,12 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 									      : (((uint64_t)1 << ir_type_bits(from)) - 1)))
 					: a;
 			ir_builder bl = {c, op->parent, op, op->loc};
-			replace(f, op, ir_const_int(&bl, t, wrap(ir_type_elem(t), x)));
+			replace(cn, op, ir_const_int(&bl, t, wrap(ir_type_elem(t), x)));
 			return 1;
 		}
 		return 0;
 	case IR_OP_TRANS:
-		return sink_trans(c, f, op);
+		return sink_trans(cn, op);
 	case IR_OP_IF:
 	case IR_OP_FOR:
 		/* a while loop may not terminate, so only if and for qualify */
@@ -361,30 +412,41 @@ static int simplify(ir_context *c, ir_func *f, ir_op *op)
 			if (first && first->code != IR_OP_YIELD)
 				return 0;
 		}
-		ir_op_remove(op);
+		ir_op_erase(op);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-static int walk(ir_context *c, ir_func *f, ir_block *b)
+/* Queues the ops of b, innermost regions first, in program order. */
+static void queue_all(worklist *w, ir_block *b)
 {
-	int n = 0;
-	for (ir_op *op = b->first, *next; op; op = next) {
-		next = op->next;
+	for (ir_op *op = b->first; op; op = op->next) {
 		for (int r = 0; r < op->nregions; r++)
-			n += walk(c, f, op->regions[r]);
-		n += simplify(c, f, op);
+			queue_all(w, op->regions[r]);
+		push(w, op);
 	}
-	return n;
 }
 
 int pass_canonicalize(ir_module *m, diag_engine *d)
 {
 	(void)d;
-	for (ir_func *f = m->funcs; f; f = f->next)
-		for (int round = 0; round < 16 && walk(m->ctx, f, f->body); round++)
-			;
+	for (ir_func *f = m->funcs; f; f = f->next) {
+		worklist w = {0};
+		queue_all(&w, f->body);
+		canon cn = {m->ctx, f, &w};
+		/* every rewrite removes an op or pushes a transpose towards the leaves; the bound
+		 * only guards against a rewrite that undoes another */
+		size_t budget = 16 * (w.ops.len + 16);
+		while (w.head < w.ops.len && budget--) {
+			ir_op *op = w.ops.data[w.head++];
+			ir_ptrmap_put(&w.queued, op, NULL);
+			if (op->parent) /* not erased */
+				simplify(&cn, op);
+		}
+		vec_free(&w.ops);
+		ir_ptrmap_free(&w.queued);
+	}
 	return 0;
 }

@@ -1,7 +1,12 @@
 /* cse.c: common subexpression elimination. A pure op without regions that repeats an
  * earlier op (same opcode, operands, attributes and result types) in the same block or an
  * enclosing one is replaced by the earlier op's results. Scopes follow the region tree, so
- * a value computed inside a loop body is never reused outside it. */
+ * a value computed inside a loop body is never reused outside it.
+ *
+ * The ops available at a point sit in a hash table (chained, keyed by a hash of the opcode,
+ * operands, attributes and result types); leaving a block takes its entries out again, and
+ * since equal ops are never both entered, those are always the heads of their chains. With
+ * use lists for the replacement the pass is linear in the function's size. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +17,15 @@
 typedef struct avail {
 	uint64_t hash;
 	ir_op *op;
+	size_t next; /* the chain's next entry + 1; 0 ends it */
 } avail;
 
-typedef VEC(avail) availvec;
+/* The scoped table: entries in the order entered, chains through them from buckets. */
+typedef struct availtab {
+	VEC(avail) entries;
+	size_t *buckets; /* entry + 1; 0: empty */
+	size_t nbuckets; /* a power of two */
+} availtab;
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -49,8 +60,25 @@ static uint64_t op_hash(const ir_op *op)
 	for (int i = 0; i < op->nattrs; i++) {
 		const ir_attr *a = &op->attrs[i];
 		h = mix(h, (uint64_t)(uintptr_t)a->name);
-		if (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_BOOL)
-			h = mix(h, (uint64_t)a->i);
+		switch (a->kind) {
+		case IR_ATTR_INT:
+		case IR_ATTR_BOOL: h = mix(h, (uint64_t)a->i); break;
+		case IR_ATTR_FLOAT: {
+			uint64_t bits;
+			memcpy(&bits, &a->f, sizeof bits);
+			h = mix(h, bits);
+			break;
+		}
+		case IR_ATTR_STR:
+			for (const char *c = a->s; c && *c; c++)
+				h = mix(h, (uint64_t)(unsigned char)*c);
+			break;
+		case IR_ATTR_INTS:
+			for (int k = 0; k < a->ints.n; k++)
+				h = mix(h, (uint64_t)a->ints.v[k]);
+			break;
+		case IR_ATTR_TYPE: h = mix(h, (uint64_t)(uintptr_t)a->type); break;
+		}
 	}
 	return h;
 }
@@ -72,37 +100,80 @@ static bool op_equal(const ir_op *a, const ir_op *b)
 	return true;
 }
 
-static int cse_block(ir_func *f, ir_block *b, availvec *av)
+static ir_op *tab_find(const availtab *t, uint64_t h, const ir_op *op)
+{
+	if (!t->nbuckets)
+		return NULL;
+	for (size_t e = t->buckets[h & (t->nbuckets - 1)]; e; e = t->entries.data[e - 1].next)
+		if (t->entries.data[e - 1].hash == h && op_equal(t->entries.data[e - 1].op, op))
+			return t->entries.data[e - 1].op;
+	return NULL;
+}
+
+/* Rebuilds the chains over nb buckets, entries in order (so later ones head them). */
+static bool tab_rehash(availtab *t, size_t nb)
+{
+	size_t *b = calloc(nb, sizeof *b);
+	if (!b)
+		return false;
+	free(t->buckets);
+	t->buckets = b;
+	t->nbuckets = nb;
+	for (size_t i = 0; i < t->entries.len; i++) {
+		avail *a = &t->entries.data[i];
+		a->next = b[a->hash & (nb - 1)];
+		b[a->hash & (nb - 1)] = i + 1;
+	}
+	return true;
+}
+
+static void tab_add(availtab *t, uint64_t h, ir_op *op)
+{
+	if (2 * (t->entries.len + 1) > t->nbuckets &&
+	    !tab_rehash(t, t->nbuckets ? 2 * t->nbuckets : 256))
+		return; /* out of memory: op is not offered for reuse */
+	size_t before = t->entries.len;
+	vec_push(&t->entries, ((avail){h, op, t->buckets[h & (t->nbuckets - 1)]}));
+	if (t->entries.len > before)
+		t->buckets[h & (t->nbuckets - 1)] = t->entries.len;
+}
+
+/* Takes out the entries entered after the first `mark`, latest first. */
+static void tab_truncate(availtab *t, size_t mark)
+{
+	while (t->entries.len > mark) {
+		avail *a = &t->entries.data[t->entries.len - 1];
+		t->buckets[a->hash & (t->nbuckets - 1)] = a->next;
+		t->entries.len--;
+	}
+}
+
+static int cse_block(ir_block *b, availtab *av)
 {
 	int n = 0;
-	size_t mark = av->len;
+	size_t mark = av->entries.len;
 	for (ir_op *op = b->first, *next; op; op = next) {
 		next = op->next;
 		for (int r = 0; r < op->nregions; r++)
-			n += cse_block(f, op->regions[r], av);
+			n += cse_block(op->regions[r], av);
 		unsigned tr = ir_ops[op->code].traits;
 		if (!(tr & T_PURE) || op->nregions || (tr & T_TERMINATOR))
 			continue;
 		uint64_t h = op_hash(op);
-		ir_op *same = NULL;
-		for (size_t i = av->len; i-- > 0;)
-			if (av->data[i].hash == h && op_equal(av->data[i].op, op)) {
-				same = av->data[i].op;
-				break;
-			}
+		ir_op *same = tab_find(av, h, op);
 		if (same) {
 			for (int i = 0; i < op->nresults; i++) {
-				ir_replace_uses_in(f->body, &op->results[i], &same->results[i]);
+				ir_replace_all_uses(&op->results[i], &same->results[i]);
 				if (!same->results[i].name)
 					same->results[i].name = op->results[i].name;
 			}
-			ir_op_remove(op);
+			ir_op_erase(op);
 			n++;
 		} else {
-			vec_push(av, ((avail){h, op}));
+			tab_add(av, h, op);
 		}
 	}
-	av->len = mark;
+	tab_truncate(av, mark);
 	return n;
 }
 
@@ -110,9 +181,10 @@ int pass_cse(ir_module *m, diag_engine *d)
 {
 	(void)d;
 	for (ir_func *f = m->funcs; f; f = f->next) {
-		availvec av = {0};
-		cse_block(f, f->body, &av);
-		vec_free(&av);
+		availtab av = {0};
+		cse_block(f->body, &av);
+		vec_free(&av.entries);
+		free(av.buckets);
 	}
 	return 0;
 }

@@ -386,7 +386,7 @@ static void sweep(piper *p, ir_block *b)
 			if (!(ir_ops[op->code].traits & T_PURE) || op->nregions || op->nresults != 1)
 				continue;
 			if (!walk_count_uses(p->f->body, &op->results[0])) {
-				ir_op_remove(op);
+				ir_op_erase(op);
 				again = true;
 			}
 		}
@@ -573,8 +573,8 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		ir_op_set_int(p->c, view, "within", st[q].within);
 		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
 		ir_replace_uses_in(body, &st[q].cvt->results[0], &view->results[0]);
-		ir_op_remove(st[q].cvt);
-		ir_op_remove(st[q].load);
+		ir_op_erase(st[q].cvt);
+		ir_op_erase(st[q].load);
 	}
 	sweep(p, body);
 	/* after the loop: no dot and no copy left in flight */

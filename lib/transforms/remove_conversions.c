@@ -54,7 +54,7 @@ static bool is_remat(const ir_value *v)
 static void replace(rewriter *w, ir_op *op, ir_value *with)
 {
 	ir_replace_uses_in(w->f->body, &op->results[0], with);
-	ir_op_remove(op);
+	ir_op_erase(op);
 	w->changed++;
 }
 
@@ -486,7 +486,7 @@ static int sweep(ir_block *b, const valset *used)
 		bool dead = (ir_ops[op->code].traits & T_PURE) && !op->nregions && op->nresults == 1 &&
 			    !(ir_ops[op->code].traits & T_TERMINATOR);
 		if (dead && !valset_has(used, &op->results[0])) {
-			ir_op_remove(op);
+			ir_op_erase(op);
 			n++;
 		}
 	}

@@ -80,11 +80,7 @@ void walk_collect_uses(const ir_block *b, valset *used)
 int walk_count_uses(const ir_block *b, const ir_value *v)
 {
 	int n = 0;
-	for (const ir_op *op = b->first; op; op = op->next) {
-		for (int i = 0; i < op->noperands; i++)
-			n += op->operands[i] == v;
-		for (int r = 0; r < op->nregions; r++)
-			n += walk_count_uses(op->regions[r], v);
-	}
+	for (const ir_use *u = v->uses; u; u = u->next)
+		n += ir_op_is_inside(u->user, b);
 	return n;
 }

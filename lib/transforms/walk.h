@@ -19,7 +19,8 @@ void valset_free(valset *s);
 
 /* Adds every value used as an operand anywhere in b (nested regions included). */
 void walk_collect_uses(const ir_block *b, valset *used);
-/* How many times v is an operand in b (nested regions included). */
+/* How many times v is an operand in b (nested regions included), from v's use list:
+ * O(uses of v x region depth). */
 int walk_count_uses(const ir_block *b, const ir_value *v);
 
 #endif

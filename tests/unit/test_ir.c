@@ -165,7 +165,7 @@ static void test_attrs_and_lists(void)
 	CHECK(fn->body->first == x->def && x->def->next == z->def && z->def->next == y->def);
 	ir_replace_uses_in(fn->body, x, z);
 	CHECK(y->def->operands[0] == z && y->def->operands[1] == z);
-	ir_op_remove(x->def);
+	ir_op_erase(x->def);
 	CHECK(fn->body->first == z->def && !x->def->parent);
 	ir_func_set_int(f.c, fn, "num_warps", 8);
 	CHECK(ir_func_attr(fn, "num_warps")->i == 8);
@@ -588,7 +588,7 @@ static void test_verify_built(void)
 	ir_value *x = ir_build2(&b, IR_OP_ADDI, i32, a, a);
 	b.loc.line = 3;
 	ir_value *y = ir_build2(&b, IR_OP_ADDI, i32, a, a);
-	x->def->operands[1] = y; /* used before its definition */
+	ir_op_set_operand(x->def, 1, y); /* used before its definition */
 	b.loc.line = 4;
 	ir_build(&b, IR_OP_ADDI, 1, &a, 1, &i32); /* one operand short */
 	b.loc.line = 5;

@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		"                        signature template, autotune configs, heuristics\n"
 		"  --num-warps N         warps per program (default 4)\n"
 		"  --num-stages N        software pipelining depth\n"
+		"  --max-tile-elems=N    largest tile, in elements (default 1048576)\n"
+		"  --max-elems-per-thread=N  GPU targets: most elements of one tile for each\n"
+		"                        thread of a program (default 2048)\n"
 		"  -O0 .. -O3            optimization level (default -O3)\n"
 		"  --passes=a,b,c        run these passes instead of the default pipeline\n"
 		"  --print-after=PASS    print the IR after PASS ('all' for every pass) to stderr\n"
@@ -196,6 +199,18 @@ static int parse_int(const char *s, int *out)
 	return 1;
 }
 
+/* A positive count up to 2^31, for the limits. */
+static int parse_count(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *s == 0 || *end || v <= 0 || v > (1ll << 31))
+		return 0;
+	*out = (int64_t)v;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	tilecc_options o = {.opt_level = -1};
@@ -276,6 +291,16 @@ int main(int argc, char **argv)
 			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 ||
 			    (o.num_warps & (o.num_warps - 1))) {
 				rc = bad_usage("--num-warps expects a power of two, got '%s'", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--max-tile-elems", &missing))) {
+			if (!parse_count(v, &o.max_tile_elems)) {
+				rc = bad_usage("--max-tile-elems expects a positive count, got '%s'", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--max-elems-per-thread", &missing))) {
+			if (!parse_count(v, &o.max_elems_per_thread)) {
+				rc = bad_usage("--max-elems-per-thread expects a positive count, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
