@@ -143,7 +143,10 @@ static void next(parser *p)
 		t->n = i - start - 1;
 		p->pos = i;
 		if (!t->n) {
-			t->n = 1;
+			/* the token is the sigil alone, which may be the last byte of the text:
+			 * nothing may read a name past it */
+			t->kind = TK_EOF;
+			t->s = p->text + start;
 			error(p, "expected a name after '%c'", c);
 		}
 		return;
