@@ -892,11 +892,17 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 		if (kv.kind == SV_NONE && tl_range &&
 		    (!strcmp(k->name, "num_stages") || !strcmp(k->name, "loop_unroll_factor")))
 			continue; /* the defaults, spelled out */
-		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static))
+		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static)) {
 			r->num_stages = sema_expect_int(s, &kv, k->loc, "num_stages");
-		else if (!strcmp(k->name, "loop_unroll_factor") && tl_range)
+			if (r->num_stages < 0 || r->num_stages > IR_MAX_NUM_STAGES)
+				sema_fail(s, k->loc, "num_stages must be from 0 to %d, got %lld",
+					  IR_MAX_NUM_STAGES, (long long)r->num_stages);
+		} else if (!strcmp(k->name, "loop_unroll_factor") && tl_range) {
 			r->unroll = sema_expect_int(s, &kv, k->loc, "loop_unroll_factor");
-		else if (!strcmp(k->name, "flatten") && tl_range)
+			if (r->unroll < 0 || r->unroll > IR_MAX_UNROLL)
+				sema_fail(s, k->loc, "loop_unroll_factor must be from 0 to %d, got %lld",
+					  IR_MAX_UNROLL, (long long)r->unroll);
+		} else if (!strcmp(k->name, "flatten") && tl_range)
 			r->flatten = sema_truth(s, &kv, k->loc);
 		else if (!strcmp(k->name, "warp_specialize") && tl_range)
 			r->warp_specialize = sema_truth(s, &kv, k->loc);

@@ -115,6 +115,26 @@ int main(void)
 			CHECK(len < n ? (rc == 0 || errors >= 1) : (rc == 1 && errors >= 1));
 		}
 	}
+	/* tilecc_options.num_warps: 0 is the default, else a power of two from 1 to 32; a bad
+	 * value is a usage error (2), with a message, before anything is compiled */
+	static const char vadd_tir[] = "func @k(%a : i32) attributes {num_warps = 4} {\n"
+				       "  return\n"
+				       "}\n";
+	static const int bad_warps[] = {-4, -1, 3, 33, 64, 1 << 30};
+	for (size_t i = 0; i < sizeof bad_warps / sizeof bad_warps[0]; i++) {
+		CHECK(compile_exact(c, "t.tir", vadd_tir, strlen(vadd_tir), bad_warps[i]) == 2);
+		CHECK(errors == 1);
+	}
+	CHECK(compile_exact(c, "t.tir", vadd_tir, strlen(vadd_tir), 0) == 0);
+	CHECK(errors == 0);
+	CHECK(compile_exact(c, "t.tir", vadd_tir, strlen(vadd_tir), 32) == 0);
+	CHECK(errors == 0);
+	/* and in the IR text, at the attribute */
+	static const char warps0_tir[] = "func @k(%a : i32) attributes {num_warps = 0} {\n"
+					 "  return\n"
+					 "}\n";
+	CHECK(compile_exact(c, "t.tir", warps0_tir, strlen(warps0_tir), 0) == 1);
+	CHECK(errors == 1);
 	tilecc_compiler_destroy(c);
 	return test_result("test_api_input");
 }

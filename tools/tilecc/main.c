@@ -259,14 +259,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--list-kernels")) {
 			o.emit = TILECC_EMIT_KERNELS;
 		} else if ((v = opt_value(argc, argv, &i, "--num-warps", &missing))) {
-			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 ||
+			/* the limits of the library's (tilecc_compile checks them too) */
+			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 || o.num_warps > 32 ||
 			    (o.num_warps & (o.num_warps - 1))) {
-				rc = bad_usage("--num-warps expects a power of two, got '%s'", v);
+				rc = bad_usage("--num-warps expects a power of two from 1 to 32, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
-			if (!parse_int(v, &o.num_stages)) {
-				rc = bad_usage("--num-stages expects a number, got '%s'", v);
+			if (!parse_int(v, &o.num_stages) || o.num_stages > 16) {
+				rc = bad_usage("--num-stages expects a number from 0 to 16, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--code-object-version", &missing))) {
