@@ -557,7 +557,22 @@ static ir_value *runtime_cond(sema *s, sval c, srcloc loc)
 	return sema_to_i1(s, c.ir, loc);
 }
 
+static sval eval_node(sema *s, const ast_expr *e);
+
+/* Every expression is evaluated through here: the nesting is counted, so that a chain of
+ * thousands of terms is an error, not a stack overflow. */
 static sval eval(sema *s, const ast_expr *e)
+{
+	if (s->expr_depth >= SEMA_MAX_EXPR_DEPTH)
+		sema_fail(s, e->loc, "expression too deeply nested (more than %d levels)",
+			  SEMA_MAX_EXPR_DEPTH);
+	s->expr_depth++;
+	sval v = eval_node(s, e);
+	s->expr_depth--;
+	return v;
+}
+
+static sval eval_node(sema *s, const ast_expr *e)
 {
 	sema_at(s, e->loc);
 	switch (e->kind) {
@@ -1185,6 +1200,7 @@ static _Noreturn void exec_raise(sema *s, const ast_stmt *st)
 			sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, m->str.s);
 		if (m->kind == AST_FSTRING) {
 			jmp_buf jb, *saved = s->fail;
+			int saved_depth = s->expr_depth;
 			s->fail = &jb;
 			diag_quiet_push(s->d);
 			sval v = {.kind = SV_UNDEF};
@@ -1192,6 +1208,7 @@ static _Noreturn void exec_raise(sema *s, const ast_stmt *st)
 				v = eval(s, m);
 			diag_quiet_pop(s->d);
 			s->fail = saved;
+			s->expr_depth = saved_depth;
 			if (v.kind == SV_STR)
 				sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, v.s);
 		}
