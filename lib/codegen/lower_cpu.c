@@ -1452,7 +1452,10 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	memset(&c->uses, 0, sizeof c->uses);
 	count_uses(c, f->body);
 	int np = f->body->nargs;
-	LLVMTypeRef *pt = calloc((size_t)np + 6, sizeof(LLVMTypeRef));
+	/* in the arena, as every record of the lowering: a cg_fail longjmps past this function */
+	LLVMTypeRef *pt = ARENA_NEWN(c->a, LLVMTypeRef, np + 6);
+	if (!pt)
+		cg_fail(c, NULL, "out of memory");
 	for (int i = 0; i < np; i++)
 		pt[i] = cg_abi_type(c, f->body->args[i]->type);
 	for (int i = 0; i < 6; i++)
@@ -1479,7 +1482,9 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	c->fn = g;
 	LLVMBasicBlockRef ge = LLVMAppendBasicBlockInContext(c->ctx, g, "entry");
 	LLVMPositionBuilderAtEnd(c->b, ge);
-	LLVMValueRef *args = calloc((size_t)np + 6, sizeof(LLVMValueRef));
+	LLVMValueRef *args = ARENA_NEWN(c->a, LLVMValueRef, np + 6);
+	if (!args)
+		cg_fail(c, NULL, "out of memory");
 	for (int i = 0; i < np; i++) {
 		LLVMValueRef idx = cg_i64(c, i);
 		LLVMValueRef pp = LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, LLVMGetParam(g, 0), &idx, 1, ""), "");
@@ -1503,9 +1508,8 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	loop_close(c, &l);
 	LLVMBuildRetVoid(c->b);
 	c->fn = saved_fn;
-	free(args);
-	free(pt);
 	ir_ptrmap_free(&c->uses);
+	memset(&c->uses, 0, sizeof c->uses);
 
 	/* NAME__meta */
 	strbuf meta = {0};
