@@ -323,11 +323,15 @@ static void lower_funcs(cg *c, ir_module *m, arena *a, const char *family, const
 		 * recorded, and the analysis for the constant runs of comparisons */
 		c->ai = axis_analyze(a, f);
 		if (c->gpu) {
+			/* the text goes into the arena first: a cg_fail longjmps past this frame */
 			strbuf sig = {0};
 			cg_signature_text(&sig, f);
-			int64_t shared = 0;
-			lower_gpu_func(c, f, sig.data ? sig.data : "", &shared);
+			char *text = arena_strndup(a, sig.data ? sig.data : "", sig.len);
 			strbuf_free(&sig);
+			if (!text)
+				cg_fail(c, NULL, "out of memory");
+			int64_t shared = 0;
+			lower_gpu_func(c, f, text, &shared);
 		} else {
 			lower_cpu_func(c, f, family);
 		}
@@ -357,7 +361,17 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
 	jmp_buf jb;
 	c->fail = &jb;
 	if (setjmp(jb)) {
+		/* a cg_fail from anywhere in the lowering: the records are in the arena, the
+		 * maps are what is on the heap */
 		cg_debug_finish(c);
+		ir_ptrmap_free(&c->vals);
+		ir_ptrmap_free(&c->uses);
+		ir_ptrmap_free(&c->lazy_loads);
+		ir_ptrmap_free(&c->layouts);
+		memset(&c->vals, 0, sizeof c->vals);
+		memset(&c->uses, 0, sizeof c->uses);
+		memset(&c->lazy_loads, 0, sizeof c->lazy_loads);
+		memset(&c->layouts, 0, sizeof c->layouts);
 		return 1;
 	}
 	lower_funcs(c, m, a, family, cpu, feat);

@@ -1468,7 +1468,10 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	memset(&c->lazy_loads, 0, sizeof c->lazy_loads);
 	plan_lazy_loads(c, f->body);
 	int np = f->body->nargs;
-	LLVMTypeRef *pt = calloc((size_t)np + 6, sizeof(LLVMTypeRef));
+	/* in the arena, as every record of the lowering: a cg_fail longjmps past this function */
+	LLVMTypeRef *pt = ARENA_NEWN(c->a, LLVMTypeRef, np + 6);
+	if (!pt)
+		cg_fail(c, NULL, "out of memory");
 	for (int i = 0; i < np; i++)
 		pt[i] = cg_abi_type(c, f->body->args[i]->type);
 	for (int i = 0; i < 6; i++)
@@ -1495,7 +1498,9 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	c->fn = g;
 	LLVMBasicBlockRef ge = LLVMAppendBasicBlockInContext(c->ctx, g, "entry");
 	LLVMPositionBuilderAtEnd(c->b, ge);
-	LLVMValueRef *args = calloc((size_t)np + 6, sizeof(LLVMValueRef));
+	LLVMValueRef *args = ARENA_NEWN(c->a, LLVMValueRef, np + 6);
+	if (!args)
+		cg_fail(c, NULL, "out of memory");
 	for (int i = 0; i < np; i++) {
 		LLVMValueRef idx = cg_i64(c, i);
 		LLVMValueRef pp = LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, LLVMGetParam(g, 0), &idx, 1, ""), "");
@@ -1519,10 +1524,10 @@ int lower_cpu_func(cg *c, const ir_func *f, const char *target_family)
 	loop_close(c, &l);
 	LLVMBuildRetVoid(c->b);
 	c->fn = saved_fn;
-	free(args);
-	free(pt);
 	ir_ptrmap_free(&c->uses);
 	ir_ptrmap_free(&c->lazy_loads);
+	memset(&c->uses, 0, sizeof c->uses);
+	memset(&c->lazy_loads, 0, sizeof c->lazy_loads);
 
 	/* NAME__meta */
 	strbuf meta = {0};

@@ -811,6 +811,49 @@ static int compile_spec(compilation *c, tilecc_output *out)
 	return rc;
 }
 
+/* The options that later code divides by, loops on or indexes with: a usage error (2) with
+ * a message when one is out of range. */
+static int check_options(diag_engine *d, const tilecc_options *o)
+{
+	if (o->num_warps && (o->num_warps < 1 || o->num_warps > IR_MAX_NUM_WARPS ||
+			     (o->num_warps & (o->num_warps - 1)))) {
+		diag_error(d, SRCLOC_NONE, "num_warps must be 0 (the default, 4) or a power of two "
+			   "from 1 to %d, got %d", IR_MAX_NUM_WARPS, o->num_warps);
+		return 2;
+	}
+	if (o->num_stages < 0 || o->num_stages > IR_MAX_NUM_STAGES) {
+		diag_error(d, SRCLOC_NONE, "num_stages must be from 0 to %d, got %d",
+			   IR_MAX_NUM_STAGES, o->num_stages);
+		return 2;
+	}
+	if (o->opt_level < -1 || o->opt_level > 3) {
+		diag_error(d, SRCLOC_NONE, "opt_level must be -1 (the default) or 0 to 3, got %d",
+			   o->opt_level);
+		return 2;
+	}
+	if ((unsigned)o->emit > TILECC_EMIT_KERNELS) {
+		diag_error(d, SRCLOC_NONE, "unknown emit kind %d", (int)o->emit);
+		return 2;
+	}
+	if ((o->num_defines && !o->defines) || (o->num_include_dirs && !o->include_dirs)) {
+		diag_error(d, SRCLOC_NONE, "%s is NULL with a count of %zu",
+			   o->num_defines && !o->defines ? "defines" : "include_dirs",
+			   o->num_defines && !o->defines ? o->num_defines : o->num_include_dirs);
+		return 2;
+	}
+	for (size_t i = 0; i < o->num_defines; i++)
+		if (!o->defines[i].name || !o->defines[i].value) {
+			diag_error(d, SRCLOC_NONE, "define %zu has a NULL name or value", i);
+			return 2;
+		}
+	for (size_t i = 0; i < o->num_include_dirs; i++)
+		if (!o->include_dirs[i]) {
+			diag_error(d, SRCLOC_NONE, "include directory %zu is NULL", i);
+			return 2;
+		}
+	return 0;
+}
+
 int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *out)
 {
 	memset(out, 0, sizeof *out);
@@ -829,6 +872,8 @@ int tilecc_compile(tilecc_compiler *cc, const tilecc_options *o, tilecc_output *
 	int rc;
 	if (!c.ir) {
 		rc = 3;
+	} else if ((rc = check_options(c.d, o)) != 0) {
+		/* reported */
 	} else {
 		if (o->time_report)
 			strbuf_puts(&c.report, "===== tilecc time report =====\n");

@@ -756,7 +756,8 @@ static void lex_name(lexer *L)
 static void open_bracket(lexer *L, const char *q)
 {
 	if (L->nparens == LEX_MAX_PARENS)
-		fail_at(L, loc_at(L, q, 1), "too deeply nested");
+		fail_at(L, loc_at(L, q, 1), "expression too deeply nested (more than %d open brackets)",
+			LEX_MAX_PARENS);
 	L->parens[L->nparens++] = (bracket){*q, loc_at(L, q, 1)};
 }
 

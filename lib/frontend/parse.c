@@ -95,7 +95,8 @@ lex_token *parse_expect(parser *p, lex_kind k, const char *msg)
 void parse_enter(parser *p)
 {
 	if (++p->depth > PARSE_MAX_DEPTH)
-		parse_error(p, p->tok->loc, "too deeply nested");
+		parse_error(p, p->tok->loc, "expression too deeply nested (more than %d levels)",
+			    PARSE_MAX_DEPTH);
 }
 
 void parse_leave(parser *p)

@@ -440,7 +440,11 @@ static ast_expr *parse_primary(parser *p)
 {
 	srcloc start = p->tok->loc;
 	ast_expr *e = parse_atom(p);
-	for (;;) {
+	for (int terms = 1;; terms++) { /* the terms so far */
+		lex_kind k = parse_peek(p);
+		if (terms == PARSE_MAX_CHAIN && (k == LEX_DOT || k == LEX_LPAREN || k == LEX_LBRACKET))
+			parse_error(p, start, "expression too deeply nested (a chain of more than %d "
+				    "terms)", PARSE_MAX_CHAIN);
 		if (parse_accept(p, LEX_DOT)) {
 			lex_token *name = parse_expect(p, LEX_NAME, "expected attribute name after '.'");
 			ast_expr *a = parse_new_expr(p, AST_ATTR, parse_span(p, start));
@@ -550,13 +554,16 @@ ast_expr *parse_binary(parser *p, int minprec)
 {
 	srcloc start = p->tok->loc;
 	ast_expr *lhs = parse_factor(p);
-	for (;;) {
+	for (int terms = 1;; terms++) { /* the terms so far */
 		int i, n = (int)(sizeof binops / sizeof binops[0]);
 		for (i = 0; i < n; i++)
 			if (binops[i].tok == parse_peek(p))
 				break;
 		if (i == n || binops[i].prec < minprec)
 			return lhs;
+		if (terms == PARSE_MAX_CHAIN)
+			parse_error(p, start, "expression too deeply nested (a chain of more than %d "
+				    "terms)", PARSE_MAX_CHAIN);
 		parse_next(p);
 		ast_expr *rhs = parse_binary(p, binops[i].prec + 1);
 		ast_expr *e = parse_new_expr(p, AST_BINOP, parse_span(p, start));

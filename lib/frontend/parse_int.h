@@ -18,6 +18,10 @@
 
 /* Nesting of expressions and blocks beyond this is "too deeply nested". */
 #define PARSE_MAX_DEPTH 200
+/* A chain built by a loop rather than by recursion (a + b + ..., x[0][0]..., a.b.c...,
+ * f()()...) nests its terms too: longer than this is refused, so that the AST's walkers
+ * (the dump, sema, which stops at 1000) never recurse without bound. */
+#define PARSE_MAX_CHAIN 100000
 
 typedef struct parser {
 	arena *a;

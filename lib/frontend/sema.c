@@ -558,7 +558,22 @@ static ir_value *runtime_cond(sema *s, sval c, srcloc loc)
 	return sema_to_i1(s, c.ir, loc);
 }
 
+static sval eval_node(sema *s, const ast_expr *e);
+
+/* Every expression is evaluated through here: the nesting is counted, so that a chain of
+ * thousands of terms is an error, not a stack overflow. */
 static sval eval(sema *s, const ast_expr *e)
+{
+	if (s->expr_depth >= SEMA_MAX_EXPR_DEPTH)
+		sema_fail(s, e->loc, "expression too deeply nested (more than %d levels)",
+			  SEMA_MAX_EXPR_DEPTH);
+	s->expr_depth++;
+	sval v = eval_node(s, e);
+	s->expr_depth--;
+	return v;
+}
+
+static sval eval_node(sema *s, const ast_expr *e)
 {
 	sema_at(s, e->loc);
 	switch (e->kind) {
@@ -894,11 +909,17 @@ static bool parse_range(sema *s, const ast_expr *it, range_args *r)
 		if (kv.kind == SV_NONE && tl_range &&
 		    (!strcmp(k->name, "num_stages") || !strcmp(k->name, "loop_unroll_factor")))
 			continue; /* the defaults, spelled out */
-		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static))
+		if (!strcmp(k->name, "num_stages") && (tl_range || r->is_static)) {
 			r->num_stages = sema_expect_int(s, &kv, k->loc, "num_stages");
-		else if (!strcmp(k->name, "loop_unroll_factor") && tl_range)
+			if (r->num_stages < 0 || r->num_stages > IR_MAX_NUM_STAGES)
+				sema_fail(s, k->loc, "num_stages must be from 0 to %d, got %lld",
+					  IR_MAX_NUM_STAGES, (long long)r->num_stages);
+		} else if (!strcmp(k->name, "loop_unroll_factor") && tl_range) {
 			r->unroll = sema_expect_int(s, &kv, k->loc, "loop_unroll_factor");
-		else if (!strcmp(k->name, "flatten") && tl_range)
+			if (r->unroll < 0 || r->unroll > IR_MAX_UNROLL)
+				sema_fail(s, k->loc, "loop_unroll_factor must be from 0 to %d, got %lld",
+					  IR_MAX_UNROLL, (long long)r->unroll);
+		} else if (!strcmp(k->name, "flatten") && tl_range)
 			r->flatten = sema_truth(s, &kv, k->loc);
 		else if (!strcmp(k->name, "warp_specialize") && tl_range)
 			r->warp_specialize = sema_truth(s, &kv, k->loc);
@@ -1181,6 +1202,7 @@ static _Noreturn void exec_raise(sema *s, const ast_stmt *st)
 			sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, m->str.s);
 		if (m->kind == AST_FSTRING) {
 			jmp_buf jb, *saved = s->fail;
+			int saved_depth = s->expr_depth;
 			s->fail = &jb;
 			diag_quiet_push(s->d);
 			sval v = {.kind = SV_UNDEF};
@@ -1188,6 +1210,7 @@ static _Noreturn void exec_raise(sema *s, const ast_stmt *st)
 				v = eval(s, m);
 			diag_quiet_pop(s->d);
 			s->fail = saved;
+			s->expr_depth = saved_depth;
 			if (v.kind == SV_STR)
 				sema_fail(s, st->loc, "raise reached at compile time: %s: %s", what, v.s);
 		}

@@ -141,6 +141,10 @@ bool sema_is_jit(const ast_func *fn);
 bool sema_is_constexpr_fn(const ast_func *fn);
 
 /* ---- the sema state ---------------------------------------------------------------------- */
+/* Expressions nested deeper than this (x[0][0]..., a.a.a..., n + n + ... are each one
+ * level a term) are "too deeply nested" rather than a risk to the C stack. */
+#define SEMA_MAX_EXPR_DEPTH 1000
+
 typedef struct sema {
 	ir_context *ctx;
 	arena *a;
@@ -156,6 +160,7 @@ typedef struct sema {
 	jmp_buf *fail;   /* errors longjmp here after being reported */
 	int64_t max_tile_elems; /* the largest tile a shape may describe */
 	int depth;       /* helper call depth */
+	int expr_depth;  /* expressions being evaluated, each inside the next (eval) */
 	int pyfn_depth;  /* inside compile-time Python functions (@tl.constexpr, ...) */
 	int in_loop;     /* inside a runtime loop: return is not allowed */
 	const ast_func *kernel;

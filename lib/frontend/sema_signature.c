@@ -386,10 +386,27 @@ void sema_specialize(sema *s, const jit_info *ji, const sema_spec *spec, param_s
 			}
 			for (int j = 0; j < cfg->call.nkws; j++) {
 				sval v = sema_eval_expr(s, cfg->call.kws[j].value);
-				if (!strcmp(cfg->call.kws[j].name, "num_warps") && !*num_warps)
-					*num_warps = (int)sema_expect_int(s, &v, cfg->call.kws[j].loc, "num_warps");
-				if (!strcmp(cfg->call.kws[j].name, "num_stages") && !*num_stages)
-					*num_stages = (int)sema_expect_int(s, &v, cfg->call.kws[j].loc, "num_stages");
+				srcloc kl = cfg->call.kws[j].loc;
+				if (!strcmp(cfg->call.kws[j].name, "num_warps") && !*num_warps) {
+					int64_t w = sema_expect_int(s, &v, kl, "num_warps");
+					if (w < 1 || w > IR_MAX_NUM_WARPS || (w & (w - 1)))
+						sema_fail(s, kl, "num_warps must be a power of two from 1 to %d, "
+							  "got %lld", IR_MAX_NUM_WARPS, (long long)w);
+					*num_warps = (int)w;
+				}
+				if (!strcmp(cfg->call.kws[j].name, "num_stages") && !*num_stages) {
+					int64_t st = sema_expect_int(s, &v, kl, "num_stages");
+					if (st < 0 || st > IR_MAX_NUM_STAGES)
+						sema_fail(s, kl, "num_stages must be from 0 to %d, got %lld",
+							  IR_MAX_NUM_STAGES, (long long)st);
+					*num_stages = (int)st;
+				}
+				if (!strcmp(cfg->call.kws[j].name, "num_ctas")) {
+					int64_t nc = sema_expect_int(s, &v, kl, "num_ctas");
+					if (nc < 1 || nc > IR_MAX_NUM_CTAS)
+						sema_fail(s, kl, "num_ctas must be from 1 to %d, got %lld",
+							  IR_MAX_NUM_CTAS, (long long)nc);
+				}
 			}
 		}
 	}

@@ -303,6 +303,18 @@ int ir_verify_module(const ir_module *m, diag_engine *d);
  * every use on a list is an operand of an op in f. Returns the number of problems. */
 int ir_verify_uses(const ir_func *f, diag_engine *d);
 
+/* The limits on the attributes that later passes divide by, shift by or loop on. */
+enum {
+	IR_MAX_NUM_WARPS = 32,  /* num_warps: a power of two from 1 */
+	IR_MAX_NUM_STAGES = 16, /* num_stages (function and loop): 0 to this */
+	IR_MAX_NUM_CTAS = 16,   /* num_ctas: 1 to this */
+	IR_MAX_UNROLL = 1024,   /* unroll (tl.range's loop_unroll_factor): 0 to this */
+	IR_MAX_VEC = 16         /* vec: a power of two from 1 */
+};
+/* Checks one function attribute (is_func) or op attribute against those limits. NULL when
+ * it is valid (or not one of them), else a message naming it, in buf. */
+const char *ir_check_attr(const ir_attr *a, bool is_func, char *buf, size_t size);
+
 /* ---- internal to lib/ir: a pointer-keyed hash map -------------------------------------- */
 
 /* Maps keys to non-NULL values (NULL: absent; putting NULL erases). malloc'd; the owner

@@ -143,7 +143,10 @@ static void next(parser *p)
 		t->n = i - start - 1;
 		p->pos = i;
 		if (!t->n) {
-			t->n = 1;
+			/* the token is the sigil alone, which may be the last byte of the text:
+			 * nothing may read a name past it */
+			t->kind = TK_EOF;
+			t->s = p->text + start;
 			error(p, "expected a name after '%c'", c);
 		}
 		return;
@@ -619,6 +622,20 @@ static bool parse_attr_dict(parser *p, plist *out)
 	return !p->failed;
 }
 
+/* Checks the parsed attributes of a function (is_func) or an op against the limits of
+ * ir_check_attr, at the attribute's name. */
+static bool check_attrs(parser *p, const plist *attrs, bool is_func)
+{
+	char buf[256];
+	for (int i = 0; i < attrs->n; i++) {
+		const parsed_attr *pa = attrs->v[i];
+		const char *bad = ir_check_attr(&pa->a, is_func, buf, sizeof buf);
+		if (bad)
+			return error_at(p, tok_loc(p, &pa->name), "%s", bad);
+	}
+	return true;
+}
+
 /* True when the '{' just lexed ends its line: it opens a region, not an attribute dict. */
 static bool brace_ends_line(const parser *p)
 {
@@ -809,7 +826,8 @@ static bool parse_op(parser *p, ir_block *b)
 				break;
 		}
 	}
-	if (is_punct(p, '{') && !p->tok.nl && !brace_ends_line(p) && !parse_attr_dict(p, &attrs))
+	if (is_punct(p, '{') && !p->tok.nl && !brace_ends_line(p) &&
+	    (!parse_attr_dict(p, &attrs) || !check_attrs(p, &attrs, false)))
 		return false;
 	token colon = p->tok;
 	if (is_punct(p, ':') && !p->tok.nl) {
@@ -908,7 +926,7 @@ static bool parse_func(parser *p, ir_module *m)
 	plist fattrs = {0};
 	if (is_word(p, "attributes")) {
 		next(p);
-		if (!parse_attr_dict(p, &fattrs))
+		if (!parse_attr_dict(p, &fattrs) || !check_attrs(p, &fattrs, true))
 			return false;
 	}
 	if (!is_punct(p, '{'))

@@ -902,6 +902,100 @@ static void check_rule(verifier *v, const ir_op *op)
 	}
 }
 
+/* ---- attributes that passes divide by or loop on ----------------------------------------- */
+
+static bool pow2_in(int64_t x, int64_t most)
+{
+	return x >= 1 && x <= most && !(x & (x - 1));
+}
+
+/* Whether a is an integer attribute; else a message. */
+static const char *want_int(const ir_attr *a, char *buf, size_t size, const char *what)
+{
+	if (a->kind == IR_ATTR_INT)
+		return NULL;
+	snprintf(buf, size, "attribute '%s' must be %s", a->name, what);
+	return buf;
+}
+
+const char *ir_check_attr(const ir_attr *a, bool is_func, char *buf, size_t size)
+{
+	const char *n = a->name, *bad;
+	if (is_func && !strcmp(n, "num_warps")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (pow2_in(a->i, IR_MAX_NUM_WARPS))
+			return NULL;
+		snprintf(buf, size, "num_warps must be a power of two from 1 to %d, got %lld",
+			 IR_MAX_NUM_WARPS, (long long)a->i);
+		return buf;
+	}
+	if (!strcmp(n, "num_stages")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (a->i >= 0 && a->i <= IR_MAX_NUM_STAGES)
+			return NULL;
+		snprintf(buf, size, "num_stages must be from 0 to %d, got %lld", IR_MAX_NUM_STAGES,
+			 (long long)a->i);
+		return buf;
+	}
+	if (is_func && !strcmp(n, "num_ctas")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (a->i >= 1 && a->i <= IR_MAX_NUM_CTAS)
+			return NULL;
+		snprintf(buf, size, "num_ctas must be from 1 to %d, got %lld", IR_MAX_NUM_CTAS,
+			 (long long)a->i);
+		return buf;
+	}
+	if (is_func && !strcmp(n, "threads_per_warp")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (a->i == 32 || a->i == 64)
+			return NULL;
+		snprintf(buf, size, "threads_per_warp must be 32 or 64, got %lld", (long long)a->i);
+		return buf;
+	}
+	if (is_func && !strcmp(n, "nv_cc")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (a->i >= 10 && a->i <= 1000)
+			return NULL;
+		snprintf(buf, size, "nv_cc must be a compute capability from 10 to 1000 (90 for "
+			 "sm_90), got %lld", (long long)a->i);
+		return buf;
+	}
+	if (!is_func && !strcmp(n, "unroll")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (a->i >= 0 && a->i <= IR_MAX_UNROLL)
+			return NULL;
+		snprintf(buf, size, "unroll must be from 0 to %d, got %lld", IR_MAX_UNROLL,
+			 (long long)a->i);
+		return buf;
+	}
+	if (!is_func && !strcmp(n, "vec")) {
+		if ((bad = want_int(a, buf, size, "an integer")))
+			return bad;
+		if (pow2_in(a->i, IR_MAX_VEC))
+			return NULL;
+		snprintf(buf, size, "vec must be a power of two from 1 to %d, got %lld", IR_MAX_VEC,
+			 (long long)a->i);
+		return buf;
+	}
+	return NULL;
+}
+
+static void check_op_attrs(verifier *v, const ir_op *op)
+{
+	char buf[256];
+	for (int i = 0; i < op->nattrs; i++) {
+		const char *bad = ir_check_attr(&op->attrs[i], false, buf, sizeof buf);
+		if (bad)
+			err(v, op, "%s", bad);
+	}
+}
+
 /* ---- structure --------------------------------------------------------------------------- */
 
 static void make_visible(verifier *v, const ir_value *x)
@@ -995,6 +1089,7 @@ static void verify_op(verifier *v, const ir_op *op)
 		if (!b->last || b->last->code != want)
 			err(v, op, "region %d must end with '%s'", r + 1, ir_ops[want].name);
 	}
+	check_op_attrs(v, op);
 	if (ok)
 		check_rule(v, op);
 	for (int i = 0; i < op->nresults; i++)
@@ -1019,6 +1114,14 @@ static void verify_block(verifier *v, const ir_block *b)
 
 static void verify_func(verifier *v, const ir_func *f)
 {
+	char buf[256];
+	for (int i = 0; i < f->nattrs; i++) {
+		const char *bad = ir_check_attr(&f->attrs[i], true, buf, sizeof buf);
+		if (bad) {
+			v->errors++;
+			diag_error(v->d, f->loc, "function '@%s': %s", f->name, bad);
+		}
+	}
 	for (int i = 0; i < f->body->nargs; i++) {
 		if (!f->body->args[i]->type) {
 			v->errors++;

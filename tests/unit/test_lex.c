@@ -234,7 +234,7 @@ static void test_nul_and_nesting(void)
 	char deep[512];
 	memset(deep, '(', 300);
 	deep[300] = 0;
-	E(deep, "too deeply nested", 1, 201);
+	E(deep, "expression too deeply nested (more than 200 open brackets)", 1, 201);
 }
 
 int main(void)

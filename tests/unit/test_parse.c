@@ -305,14 +305,14 @@ static void test_limits(void)
 	for (int i = 0; i < 250; i++)
 		src[n++] = '(';
 	src[n] = 0;
-	CHECK(fails_with(src, (uint32_t)n, "too deeply nested", 1, 205));
+	CHECK(fails_with(src, (uint32_t)n, "expression too deeply nested (more than 200 open brackets)", 1, 205));
 	/* long unary chains and deep blocks fail cleanly instead of overflowing the stack */
 	n = 4;
 	for (int i = 0; i < 100000; i++)
 		src[n++] = '-';
 	src[n++] = '1';
 	src[n] = 0;
-	CHECK(fails_with(src, (uint32_t)n, "too deeply nested", 1, 205));
+	CHECK(fails_with(src, (uint32_t)n, "expression too deeply nested (more than 200 levels)", 1, 205));
 	n = 0;
 	for (int d = 0; d < 300 && n < 250000; d++) {
 		for (int i = 0; i < d; i++)
@@ -321,7 +321,7 @@ static void test_limits(void)
 		n += 6;
 	}
 	src[n] = 0;
-	CHECK(fails_with(src, (uint32_t)n, "too deeply nested", 201, 204));
+	CHECK(fails_with(src, (uint32_t)n, "expression too deeply nested (more than 200 levels)", 201, 204));
 	/* long flat chains are not nesting */
 	n = 0;
 	memcpy(src, "x = a", 5);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "tilecc/tilecc.h"
 
 static const char *prog = "tilecc";
@@ -42,8 +43,8 @@ static void usage(FILE *f)
 		"                        directory and package root; before TILECC_PATH)\n"
 		"  --list-kernels        list the file's @triton.jit functions: parameters,\n"
 		"                        signature template, autotune configs, heuristics\n"
-		"  --num-warps N         warps per program (default 4)\n"
-		"  --num-stages N        software pipelining depth\n"
+		"  --num-warps N         warps per program: 1, 2, 4, 8, 16 or 32 (default 4)\n"
+		"  --num-stages N        software pipelining depth, 0 to 16\n"
 		"  --max-tile-elems=N    largest tile, in elements (default 1048576)\n"
 		"  --max-elems-per-thread=N  GPU targets: most elements of one tile for each\n"
 		"                        thread of a program (default 2048)\n"
@@ -120,40 +121,6 @@ static char *read_file(const char *path, size_t *len)
 	if (buf)
 		*len = n;
 	return buf;
-}
-
-/* Writes data to path through a temporary file in the same directory and rename(), so
- * that a reader never sees a half-written output and a failed run leaves no file. */
-static int write_atomic(const char *path, const char *data, size_t n)
-{
-	if (strcmp(path, "-") == 0)
-		return fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp)
-		return -1;
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
-	/* mkstemp creates 0600; give the output the permissions a plain fopen would */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	FILE *f = fdopen(fd, "wb");
-	int ok = f && fwrite(data, 1, n, f) == n;
-	if (f)
-		ok = (fclose(f) == 0) && ok;
-	else
-		close(fd);
-	if (ok)
-		ok = rename(tmp, path) == 0;
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
 }
 
 static const struct {
@@ -288,9 +255,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--list-kernels")) {
 			o.emit = TILECC_EMIT_KERNELS;
 		} else if ((v = opt_value(argc, argv, &i, "--num-warps", &missing))) {
-			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 ||
+			/* the limits of the library's (tilecc_compile checks them too) */
+			if (!parse_int(v, &o.num_warps) || o.num_warps == 0 || o.num_warps > 32 ||
 			    (o.num_warps & (o.num_warps - 1))) {
-				rc = bad_usage("--num-warps expects a power of two, got '%s'", v);
+				rc = bad_usage("--num-warps expects a power of two from 1 to 32, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--max-tile-elems", &missing))) {
@@ -304,8 +272,8 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
-			if (!parse_int(v, &o.num_stages)) {
-				rc = bad_usage("--num-stages expects a number, got '%s'", v);
+			if (!parse_int(v, &o.num_stages) || o.num_stages > 16) {
+				rc = bad_usage("--num-stages expects a number from 0 to 16, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--code-object-version", &missing))) {
@@ -437,7 +405,7 @@ int main(int argc, char **argv)
 	if (res.report)
 		fwrite(res.report, 1, res.report_size, stderr);
 	if (rc == 0 && res.source) {
-		/* a header comes with its C source: k.h and k.c side by side */
+		/* a header comes with its C source: k.h and k.c side by side, both or neither */
 		if (!output || !strcmp(output, "-")) {
 			fprintf(stderr, "%s: error: a header needs -o FILE.h (the C source is written "
 					"beside it)\n", prog);
@@ -445,23 +413,26 @@ int main(int argc, char **argv)
 		} else {
 			size_t n = strlen(output);
 			char *cpath = malloc(n + 3);
-			memcpy(cpath, output, n + 1);
-			char *dot = strrchr(cpath, '.');
-			if (dot && !strchr(dot, '/'))
-				strcpy(dot, ".c");
-			else
-				strcat(cpath, ".c");
-			if (write_atomic(cpath, res.source, res.source_size) != 0) {
-				fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, cpath,
-					strerror(errno));
-				rc = 2;
+			if (!cpath) {
+				rc = 3;
+			} else {
+				memcpy(cpath, output, n + 1);
+				char *dot = strrchr(cpath, '.');
+				if (dot && !strchr(dot, '/'))
+					strcpy(dot, ".c");
+				else
+					strcat(cpath, ".c");
+				output_file outs[2] = {{cpath, res.source, res.source_size},
+						       {output, res.data, res.size}};
+				if (output_write_all(prog, outs, 2) != 0)
+					rc = 2;
+				free(cpath);
 			}
-			free(cpath);
 		}
-	}
-	if (rc == 0 && write_atomic(output ? output : "-", res.data, res.size) != 0) {
-		fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, output, strerror(errno));
-		rc = 2;
+	} else if (rc == 0) {
+		output_file out1 = {output ? output : "-", res.data, res.size};
+		if (output_write_all(prog, &out1, 1) != 0)
+			rc = 2;
 	}
 	tilecc_output_free(&res);
 	tilecc_compiler_destroy(c);
