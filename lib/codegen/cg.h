@@ -63,9 +63,11 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *args, const ir_t
 LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *from,
 			const ir_type *to);
 
-/* Defines __extendhfsf2, __truncsfhf2 and __truncsfbf2 in the module (hidden), for
- * targets whose runtime library lacks them (riscv64 with gcc 12's libgcc). */
-void cg_define_half_libcalls(cg *c);
+/* Defines, in the module (hidden), the libcalls LLVM emits for 16-bit float conversions
+ * that the C runtime may lack (gcc 12's libgcc has none of them): __extendhfsf2 and
+ * __truncsfhf2 when half (no hardware fp16 conversions: riscv64, x86-64 without F16C),
+ * __truncsfbf2 when bf16 (LLVM 19 calls it on x86-64 with or without AVX512-BF16). */
+void cg_define_half_libcalls(cg *c, bool half, bool bf16);
 
 /* The kernel's runtime parameters in signature syntax, for NAME__meta: "*fp32:16,i32". */
 void cg_signature_text(strbuf *b, const ir_func *f);

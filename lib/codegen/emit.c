@@ -497,8 +497,9 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 				  LLVMValueAsMetadata(LLVMMDStringInContext(c.ctx, "lp64d", 5)));
 	if (lower_all(&c, m, a, o->is_riscv ? "riscv64" : "x86-64", cpu, feat))
 		goto done;
-	if (c.soft_half)
-		cg_define_half_libcalls(&c);
+	/* LLVM 19 lowers fptrunc to bf16 to a libcall (__truncsfbf2) on x86-64 even with
+	 * AVX512-BF16, and gcc 12's libgcc has none: always define it */
+	cg_define_half_libcalls(&c, c.soft_half, true);
 	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
 	if (optimize(&c, tm, o->opt_level, tr))
 		goto done;

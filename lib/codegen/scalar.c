@@ -752,29 +752,36 @@ static LLVMValueRef define_hidden(cg *c, const char *name, LLVMTypeRef ret, LLVM
 	return f;
 }
 
-void cg_define_half_libcalls(cg *c)
+void cg_define_half_libcalls(cg *c, bool half, bool bf16)
 {
-	LLVMValueRef used[3];
-	LLVMValueRef f = define_hidden(c, "__extendhfsf2", c->t_f32, c->t_f16);
-	LLVMBuildRet(c->b, half_bits_to_f32(c, LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i16, "")));
-	used[0] = f;
-	f = define_hidden(c, "__truncsfhf2", c->t_f16, c->t_f32);
-	LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, f32_to_half_bits(c, LLVMGetParam(f, 0)), c->t_f16, ""));
-	used[1] = f;
-	/* bf16: the top half of an fp32, rounded to nearest even (NaN stays NaN) */
-	f = define_hidden(c, "__truncsfbf2", c->t_bf16, c->t_f32);
-	LLVMValueRef u = LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i32, "");
-	LLVMValueRef lsb = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, u, cg_i32(c, 16), ""), cg_i32(c, 1), "");
-	LLVMValueRef r = LLVMBuildAdd(c->b, u, LLVMBuildAdd(c->b, cg_i32(c, 0x7fff), lsb, ""), "");
-	LLVMValueRef isnan = LLVMBuildFCmp(c->b, LLVMRealUNO, LLVMGetParam(f, 0), LLVMGetParam(f, 0), "");
-	r = LLVMBuildSelect(c->b, isnan, LLVMBuildOr(c->b, u, cg_i32(c, 0x400000), ""), r, "");
-	r = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, r, cg_i32(c, 16), ""), c->t_i16, "");
-	LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, r, c->t_bf16, ""));
-	used[2] = f;
+	LLVMValueRef used[3], f;
+	int n = 0;
+	if (half) {
+		f = define_hidden(c, "__extendhfsf2", c->t_f32, c->t_f16);
+		LLVMBuildRet(c->b, half_bits_to_f32(c, LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i16, "")));
+		used[n++] = f;
+		f = define_hidden(c, "__truncsfhf2", c->t_f16, c->t_f32);
+		LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, f32_to_half_bits(c, LLVMGetParam(f, 0)), c->t_f16, ""));
+		used[n++] = f;
+	}
+	if (bf16) {
+		/* bf16: the top half of an fp32, rounded to nearest even (NaN stays NaN) */
+		f = define_hidden(c, "__truncsfbf2", c->t_bf16, c->t_f32);
+		LLVMValueRef u = LLVMBuildBitCast(c->b, LLVMGetParam(f, 0), c->t_i32, "");
+		LLVMValueRef lsb = LLVMBuildAnd(c->b, LLVMBuildLShr(c->b, u, cg_i32(c, 16), ""), cg_i32(c, 1), "");
+		LLVMValueRef r = LLVMBuildAdd(c->b, u, LLVMBuildAdd(c->b, cg_i32(c, 0x7fff), lsb, ""), "");
+		LLVMValueRef isnan = LLVMBuildFCmp(c->b, LLVMRealUNO, LLVMGetParam(f, 0), LLVMGetParam(f, 0), "");
+		r = LLVMBuildSelect(c->b, isnan, LLVMBuildOr(c->b, u, cg_i32(c, 0x400000), ""), r, "");
+		r = LLVMBuildTrunc(c->b, LLVMBuildLShr(c->b, r, cg_i32(c, 16), ""), c->t_i16, "");
+		LLVMBuildRet(c->b, LLVMBuildBitCast(c->b, r, c->t_bf16, ""));
+		used[n++] = f;
+	}
+	if (!n)
+		return;
 	/* keep them through the optimizer: the calls only appear during instruction selection */
-	LLVMTypeRef at = LLVMArrayType2(c->t_ptr, 3);
+	LLVMTypeRef at = LLVMArrayType2(c->t_ptr, (uint64_t)n);
 	LLVMValueRef g = LLVMAddGlobal(c->mod, at, "llvm.compiler.used");
 	LLVMSetLinkage(g, LLVMAppendingLinkage);
 	LLVMSetSection(g, "llvm.metadata");
-	LLVMSetInitializer(g, LLVMConstArray2(c->t_ptr, used, 3));
+	LLVMSetInitializer(g, LLVMConstArray2(c->t_ptr, used, (uint64_t)n));
 }
