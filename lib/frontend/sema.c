@@ -519,29 +519,39 @@ static sval runtime_ifexp(sema *s, const ast_expr *e, ir_value *cond)
  * numbers, strings, bools, None and dtypes, without format specs. */
 static sval eval_fstring(sema *s, const ast_expr *e)
 {
+	/* every field first: an error in one leaves through sema_fail, so nothing may be on
+	 * the heap until they are all known */
+	sval *vals = arena_alloc(s->a, sizeof *vals * (size_t)(e->seq.n ? e->seq.n : 1));
+	for (int i = 0; i < e->seq.n; i++) {
+		const ast_expr *it = e->seq.items[i];
+		if (it->kind == AST_STR)
+			continue;
+		if (it->fvalue.spec && it->fvalue.spec->seq.n)
+			sema_fail(s, it->loc, "unsupported in a kernel: a format spec in an f-string");
+		vals[i] = eval(s, it->fvalue.value);
+		switch (vals[i].kind) {
+		case SV_INT: case SV_FLOAT: case SV_BOOL: case SV_NONE: case SV_STR: case SV_DTYPE:
+			break;
+		default:
+			sema_fail(s, it->loc, "an f-string in a kernel can only show values known at "
+					      "compile time, got %s", sv_describe(s, &vals[i]));
+		}
+	}
 	strbuf b = {0};
 	for (int i = 0; i < e->seq.n; i++) {
 		const ast_expr *it = e->seq.items[i];
+		const sval *v = &vals[i];
 		if (it->kind == AST_STR) {
 			strbuf_putn(&b, it->str.s, it->str.len);
 			continue;
 		}
-		if (it->fvalue.spec && it->fvalue.spec->seq.n) {
-			strbuf_free(&b);
-			sema_fail(s, it->loc, "unsupported in a kernel: a format spec in an f-string");
-		}
-		sval v = eval(s, it->fvalue.value);
-		switch (v.kind) {
-		case SV_INT: strbuf_printf(&b, "%lld", (long long)v.i); break;
-		case SV_FLOAT: strbuf_put_double(&b, v.f); break;
-		case SV_BOOL: strbuf_puts(&b, v.b ? "True" : "False"); break;
+		switch (v->kind) {
+		case SV_INT: strbuf_printf(&b, "%lld", (long long)v->i); break;
+		case SV_FLOAT: strbuf_put_double(&b, v->f); break;
+		case SV_BOOL: strbuf_puts(&b, v->b ? "True" : "False"); break;
 		case SV_NONE: strbuf_puts(&b, "None"); break;
-		case SV_STR: strbuf_puts(&b, v.s); break;
-		case SV_DTYPE: strbuf_puts(&b, sema_type_name(s, v.dtype)); break;
-		default:
-			strbuf_free(&b);
-			sema_fail(s, it->loc, "an f-string in a kernel can only show values known at "
-					      "compile time, got %s", sv_describe(s, &v));
+		case SV_STR: strbuf_puts(&b, v->s); break;
+		default: strbuf_puts(&b, sema_type_name(s, v->dtype)); break;
 		}
 	}
 	sval r = {.kind = SV_STR, .s = arena_strndup(s->a, b.data ? b.data : "", b.len)};
