@@ -401,13 +401,7 @@ SEMA_HANDLER(sema_bi_py_int)
 	case SV_INT: return *v;
 	case SV_BOOL: return sv_int(v->b);
 	case SV_FLOAT:
-		if (isnan(v->f))
-			sema_fail(s, sl_loc[0], "cannot convert float NaN to integer");
-		if (isinf(v->f))
-			sema_fail(s, sl_loc[0], "cannot convert float infinity to integer");
-		if (v->f >= 9223372036854775808.0 || v->f < -9223372036854775808.0)
-			sema_fail(s, sl_loc[0], "int(%g) does not fit in 64 bits", v->f);
-		return sv_int((int64_t)v->f);
+		return sv_int(sema_float_to_int(s, v->f, sl_loc[0]));
 	case SV_STR: {
 		char *end;
 		errno = 0;
@@ -508,9 +502,7 @@ SEMA_HANDLER(sema_bi_pymath)
 		if (sl[0].kind != SV_FLOAT)
 			return sv_int(sl[0].kind == SV_BOOL ? sl[0].b : sl[0].i);
 		double r = !strcmp(n, "ceil") ? ceil(x) : !strcmp(n, "floor") ? floor(x) : trunc(x);
-		if (!isfinite(r) || r >= 9223372036854775808.0 || r < -9223372036854775808.0)
-			sema_fail(s, sl_loc[0], "cannot convert %g to an integer", x);
-		return sv_int((int64_t)r);
+		return sv_int(sema_float_to_int(s, r, sl_loc[0]));
 	}
 	if (!strcmp(n, "gcd")) {
 		int64_t p = sema_cint(s, &sl[0], sl_loc[0], "a");
@@ -544,7 +536,7 @@ SEMA_HANDLER(sema_bi_pymath)
 	else if (!strcmp(n, "exp2"))
 		r = exp2(x);
 	else if (!strcmp(n, "pow"))
-		r = pow(x, y);
+		r = sema_float_pow(s, x, y, a->loc);
 	else if (!strcmp(n, "fabs"))
 		r = fabs(x);
 	else

@@ -129,18 +129,37 @@ static int64_t num_i(const sval *v)
 	return v->kind == SV_BOOL ? v->b : v->i;
 }
 
+int64_t sema_float_to_int(sema *s, double f, srcloc loc)
+{
+	if (isnan(f))
+		sema_fail(s, loc, "cannot convert float NaN to integer");
+	if (isinf(f))
+		sema_fail(s, loc, "cannot convert float infinity to integer");
+	if (f >= 9223372036854775808.0 || f < -9223372036854775808.0)
+		sema_fail(s, loc, "%g does not fit in a 64-bit integer", f);
+	return (int64_t)f;
+}
+
+double sema_float_pow(sema *s, double a, double b, srcloc loc)
+{
+	if (a == 0 && b < 0)
+		sema_fail(s, loc, "0.0 cannot be raised to a negative power");
+	if (a < 0 && isfinite(b) && b != floor(b))
+		sema_fail(s, loc, "a negative number raised to a fractional power (a complex "
+				  "number) in a constant expression");
+	double p = pow(a, b);
+	if (isinf(p) && isfinite(a) && isfinite(b))
+		sema_fail(s, loc, "float overflow in a constant expression: %g ** %g", a, b);
+	return p;
+}
+
 ir_value *sema_const(sema *s, const ir_type *t, const sval *v)
 {
 	const ir_type *e = ir_type_elem(t);
 	if (ir_type_is_float(e))
 		return ir_const_float(&s->b, t, num_f(v));
-	if (v->kind == SV_FLOAT) { /* a float stored in an integer: truncation, like Triton */
-		/* Python's int() refuses inf and nan; past 64 bits no integer type holds it */
-		if (!(v->f >= -9223372036854775808.0 && v->f < 9223372036854775808.0))
-			sema_fail(s, s->b.loc, "cannot convert the float %g to %s",
-				  v->f, sema_type_name(s, t));
-		return ir_const_int(&s->b, t, (int64_t)v->f);
-	}
+	if (v->kind == SV_FLOAT) /* a float stored in an integer: truncation, like Triton */
+		return ir_const_int(&s->b, t, sema_float_to_int(s, v->f, s->b.loc));
 	int64_t x = num_i(v);
 	if (e->kind == IR_I1)
 		x = x != 0;
@@ -513,19 +532,7 @@ static sval fold_binary(sema *s, ast_binop op, const sval *l, const sval *r, src
 		case AST_ADD: return sv_float(a + b);
 		case AST_SUB: return sv_float(a - b);
 		case AST_MUL: return sv_float(a * b);
-		case AST_POW: {
-			/* Python's errors, not C's inf and nan */
-			if (a == 0 && b < 0)
-				sema_fail(s, loc, "0.0 cannot be raised to a negative power");
-			if (a < 0 && isfinite(b) && b != floor(b))
-				sema_fail(s, loc, "a negative number raised to a fractional power "
-						  "(a complex number) in a constant expression");
-			double p = pow(a, b);
-			if (isinf(p) && isfinite(a) && isfinite(b))
-				sema_fail(s, loc, "float overflow in a constant expression: %g ** %g",
-					  a, b);
-			return sv_float(p);
-		}
+		case AST_POW: return sv_float(sema_float_pow(s, a, b, loc));
 		case AST_FLOORDIV:
 			if (b == 0)
 				sema_fail(s, loc, "division by zero in a constant expression");
@@ -557,11 +564,8 @@ static sval fold_binary(sema *s, ast_binop op, const sval *l, const sval *r, src
 		x = op == AST_FLOORDIV ? py_floordiv(a, b) : py_mod(a, b);
 		break;
 	case AST_POW:
-		if (b < 0) {
-			if (a == 0)
-				sema_fail(s, loc, "0.0 cannot be raised to a negative power");
-			return sv_float(pow((double)a, (double)b));
-		}
+		if (b < 0)
+			return sv_float(sema_float_pow(s, (double)a, (double)b, loc));
 		/* by squaring: b can be large when a is 0 or +-1 */
 		x = 1;
 		for (int64_t base = a, e = b; e; e >>= 1) {

@@ -229,6 +229,12 @@ const ir_type *sema_number_type(sema *s, const sval *v);
 /* Materializes v as an IR value. Numbers become constants of their default type (or of
  * `as` when non-NULL: a scalar type); SV_IR passes through; anything else fails at loc. */
 ir_value *sema_to_ir(sema *s, const sval *v, const ir_type *as, srcloc loc);
+/* Python's int() of a float: truncation toward zero; NaN, infinities and values outside
+ * 64 bits fail at loc. */
+int64_t sema_float_to_int(sema *s, double f, srcloc loc);
+/* Python's a ** b and math.pow(a, b) on floats: 0.0 to a negative power, a negative base to
+ * a fractional power (a complex result) and overflow fail at loc, not C's inf and nan. */
+double sema_float_pow(sema *s, double a, double b, srcloc loc);
 /* A constant of scalar or tile type t holding the number v. */
 ir_value *sema_const(sema *s, const ir_type *t, const sval *v);
 /* Requires a compile-time integer (constexpr or Python int); what names the argument. */

@@ -1,4 +1,4 @@
-# Constant folding of '**' and float-to-integer constants: Python's errors, located, not
+# Constant folding of '**' (and math.pow) and float-to-integer constants: Python's errors, located, not
 # C's inf, nan or undefined conversions (found by fuzz_frontend); and '**' by squaring,
 # so a large exponent of 1 or -1 folds at once.
 # RUN: not %tilecc %s -k zero_neg -s "*fp32" 2>&1 | FileCheck %s --check-prefix=ZERO
@@ -8,7 +8,10 @@
 # RUN: not %tilecc %s -k inf_int -s "*u16" 2>&1 | FileCheck %s --check-prefix=INF
 # RUN: not %tilecc %s -k big_int -s "*i64" 2>&1 | FileCheck %s --check-prefix=BIG
 # RUN: not %tilecc %s -k iovf -s "*i64" 2>&1 | FileCheck %s --check-prefix=IOVF
+# RUN: not %tilecc %s -k mpow -s "*fp32" 2>&1 | FileCheck %s --check-prefix=MPOW
 # RUN: %tilecc %s -k ones -s "*i64" --emit=tir 2>&1 | FileCheck %s --check-prefix=ONES
+import math
+
 import triton
 import triton.language as tl
 
@@ -40,19 +43,25 @@ def frac(x):
 @triton.jit
 def inf_int(x):
     tl.store(x, tl.full((), float("inf"), tl.uint16))
-# INF: constexpr-arith.py:[[@LINE-1]]:17: error: cannot convert the float inf to uint16
+# INF: constexpr-arith.py:[[@LINE-1]]:17: error: cannot convert float infinity to integer
 
 
 @triton.jit
 def big_int(x):
     tl.store(x, tl.full((), 1e30, tl.int64))
-# BIG: constexpr-arith.py:[[@LINE-1]]:17: error: cannot convert the float 1e+30 to int64
+# BIG: constexpr-arith.py:[[@LINE-1]]:17: error: 1e+30 does not fit in a 64-bit integer
 
 
 @triton.jit
 def iovf(x):
     tl.store(x, 3 ** 41)
 # IOVF: constexpr-arith.py:[[@LINE-1]]:17: error: integer overflow in a constant expression
+
+
+@triton.jit
+def mpow(x):
+    tl.store(x, math.pow(2.0, 2000))
+# MPOW: constexpr-arith.py:[[@LINE-1]]:17: error: float overflow in a constant expression: 2 ** 2000
 
 
 @triton.jit
