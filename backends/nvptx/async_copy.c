@@ -36,6 +36,16 @@ void nvptx_cp_async(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMVa
 	LLVMBuildCall2(c->b, fty, fn, args, 3, "");
 }
 
+LLVMValueRef nvptx_wide_offset(cg *c, LLVMValueRef off)
+{
+	/* no side effects: LLVM may still hoist, sink or merge it */
+	LLVMTypeRef fty = LLVMFunctionType(c->t_i64, &c->t_i32, 1, 0);
+	static const char text[] = "cvt.s64.s32 $0, $1;", cons[] = "=l,r";
+	LLVMValueRef fn = LLVMGetInlineAsm(fty, (char *)text, sizeof text - 1, (char *)cons,
+					   sizeof cons - 1, 0, 0, LLVMInlineAsmDialectATT, 0);
+	return LLVMBuildCall2(c->b, fty, fn, &off, 1, "");
+}
+
 void nvptx_cp_async_commit(cg *c)
 {
 	LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), NULL, 0, 0);

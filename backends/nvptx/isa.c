@@ -251,6 +251,7 @@ const gpu_isa nvptx_isa = {
     .stmatrix = nvptx_stmatrix,
     .mma = nvptx_mma,
     .cp_async = nvptx_cp_async,
+    .wide_offset = nvptx_wide_offset,
     .cp_async_commit = nvptx_cp_async_commit,
     .cp_async_wait = nvptx_cp_async_wait,
     .wgmma_fence = nvptx_wgmma_fence,

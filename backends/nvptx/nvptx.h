@@ -18,6 +18,8 @@ void nvptx_narrow_pair(cg *c, LLVMValueRef lo, LLVMValueRef hi, bool bf16, LLVMV
 /* async_copy.c: gpu_isa.cp_async, cp_async_commit and cp_async_wait (cp.async). */
 void nvptx_cp_async(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
 void nvptx_cp_async_commit(cg *c);
+/* gpu_isa.wide_offset: cvt.s64.s32 as inline PTX. */
+LLVMValueRef nvptx_wide_offset(cg *c, LLVMValueRef off);
 void nvptx_cp_async_wait(cg *c, int pending);
 /* wgmma.c: gpu_isa's wgmma hooks, inline PTX (sm_90a). */
 void nvptx_wgmma_fence(cg *c);

@@ -64,6 +64,12 @@ typedef struct gpu_isa {
 	void (*cp_async)(cg *c, LLVMValueRef dst, LLVMValueRef src, int bytes, LLVMValueRef src_bytes);
 	void (*cp_async_commit)(cg *c);
 	void (*cp_async_wait)(cg *c, int pending);
+	/* A signed i32 address offset widened to i64 in a form the assembler keeps as a 64-bit
+	 * value (NULL: a plain sext). For the offsets a pipelined loop's copies add to their
+	 * loop-carried base each iteration: ptxas rebuilds a `mul.wide.s32` offset inside the
+	 * loop (IMAD.WIDE before every cp.async, which stalls the copies) to save registers;
+	 * a cvt.s64.s32 it leaves alone (docs/perf.md, ninth session). */
+	LLVMValueRef (*wide_offset)(cg *c, LLVMValueRef off);
 	/* Warpgroup tensor cores (wgmma, sm_90a; NULL elsewhere; lower_wgmma.c). wgmma:
 	 * acc (n / 2 f32, or i32 for int8, in place) += the m64nNk* (N = n) product of the
 	 * shared-memory operands whose 64-bit matrix descriptors are da and db (i64), kind a

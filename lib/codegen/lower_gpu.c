@@ -1855,6 +1855,19 @@ void lg_lower_block(cg *c, const ir_block *b)
 	lg_prog->wgmma_groups = outer;
 }
 
+/* Whether the block (or a region nested in it) starts asynchronous copies. */
+static bool has_async_copy(const ir_block *b)
+{
+	for (const ir_op *op = b->first; op; op = op->next) {
+		if (op->code == IR_OP_ASYNC_COPY)
+			return true;
+		for (int r = 0; r < op->nregions; r++)
+			if (has_async_copy(op->regions[r]))
+				return true;
+	}
+	return false;
+}
+
 int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *shared)
 {
 	gpu g = {.c = c};
@@ -1895,7 +1908,9 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
 	const ir_attr *cc = ir_func_attr(f, "nv_cc");
 	g.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
+	c->wide_offsets = isa->wide_offset && g.wgmma && has_async_copy(f->body);
 	lg_lower_block(c, f->body);
+	c->wide_offsets = false;
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");
 	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)

@@ -141,6 +141,15 @@ static LLVMValueRef libm1(cg *c, const char *fname, LLVMValueRef x)
 	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
 }
 
+/* Whether op sits in the body of a loop. */
+static bool in_loop(const ir_op *op)
+{
+	for (const ir_block *b = op->parent; b && b->parent; b = b->parent->parent)
+		if (b->parent->code == IR_OP_FOR || b->parent->code == IR_OP_WHILE)
+			return true;
+	return false;
+}
+
 static bool is_signed(const ir_type *t)
 {
 	return ir_type_is_signed(t);
@@ -683,7 +692,10 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 		const ir_type *pt = ir_type_elem(op->operands[0]->type);
 		const ir_type *ot = ir_type_elem(op->operands[1]->type);
 		LLVMValueRef off = a[1];
-		if (LLVMTypeOf(off) != c->t_i64)
+		if (LLVMTypeOf(off) == c->t_i32 && is_signed(ot) && c->wide_offsets &&
+		    !in_loop(op))
+			off = c->isa->wide_offset(c, off);
+		else if (LLVMTypeOf(off) != c->t_i64)
 			off = is_signed(ot) ? LLVMBuildSExt(b, off, c->t_i64, "")
 					    : LLVMBuildZExt(b, off, c->t_i64, "");
 		LLVMTypeRef et = cg_mem_type(c, pt->elem);
