@@ -141,13 +141,44 @@ static LLVMValueRef libm1(cg *c, const char *fname, LLVMValueRef x)
 	return LLVMBuildCall2(c->b, fty, f, &x, 1, "");
 }
 
-/* Whether op sits in the body of a loop. */
-static bool in_loop(const ir_op *op)
+/* The innermost for or while op around op, NULL outside loops. */
+static const ir_op *enclosing_loop(const ir_op *op)
 {
 	for (const ir_block *b = op->parent; b && b->parent; b = b->parent->parent)
 		if (b->parent->code == IR_OP_FOR || b->parent->code == IR_OP_WHILE)
+			return b->parent;
+	return NULL;
+}
+
+/* Whether block b lies in a region of op, at any depth. */
+static bool block_within(const ir_block *b, const ir_op *op)
+{
+	for (; b && b->parent; b = b->parent->parent)
+		if (b->parent == op)
 			return true;
 	return false;
+}
+
+/* Whether v has one value in every iteration of loop: defined outside it, or computed in it
+ * by pure ops (a few levels deep) from such values, as `b_ptrs += BLOCK_K * stride_bk` is. */
+static bool loop_invariant(const ir_value *v, const ir_op *loop, int depth)
+{
+	if (!v->def)
+		return !block_within(v->block, loop);
+	if (!block_within(v->def->parent, loop))
+		return true;
+	if (depth == 0 || !(ir_ops[v->def->code].traits & T_PURE) || v->def->nregions)
+		return false;
+	for (int i = 0; i < v->def->noperands; i++)
+		if (!loop_invariant(v->def->operands[i], loop, depth - 1))
+			return false;
+	return true;
+}
+
+/* Whether v is a tile of one value: a splat. */
+static bool uniform(const ir_value *v)
+{
+	return v->def && v->def->code == IR_OP_SPLAT;
 }
 
 static bool is_signed(const ir_type *t)
@@ -692,8 +723,16 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 		const ir_type *pt = ir_type_elem(op->operands[0]->type);
 		const ir_type *ot = ir_type_elem(op->operands[1]->type);
 		LLVMValueRef off = a[1];
-		if (LLVMTypeOf(off) == c->t_i32 && is_signed(ot) && c->wide_offsets &&
-		    !in_loop(op))
+		const ir_op *loop = enclosing_loop(op);
+		/* widened where computed once: outside loops, or in a loop the splat step of a
+		 * tile of pointers advanced every iteration (`b_ptrs += BLOCK_K * stride_bk`),
+		 * which LLVM hoists. Not an invariant offset that differs by element
+		 * (attention's `+ offs_d[None, :]`): a 64-bit register per element held across
+		 * the loop cost attention 3-6 % (docs/perf.md, stage 8). */
+		if (LLVMTypeOf(off) == c->t_i32 && is_signed(ot) && c->wide_offsets != CG_WIDE_NONE &&
+		    !LLVMIsConstant(off) &&
+		    (loop ? uniform(op->operands[1]) && loop_invariant(op->operands[1], loop, 4)
+			  : c->wide_offsets == CG_WIDE_ALL))
 			off = c->isa->wide_offset(c, off);
 		else if (LLVMTypeOf(off) != c->t_i64)
 			off = is_signed(ot) ? LLVMBuildSExt(b, off, c->t_i64, "")
