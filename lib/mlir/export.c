@@ -185,7 +185,7 @@ static MlirAttribute generic_attr(exporter *e, const ir_attr *a, srcloc at)
 }
 
 /* The value of a constant: a typed scalar, or a splat for a tile. */
-static MlirAttribute const_value(exporter *e, const ir_op *op, MlirType rt)
+static MlirAttribute const_value(exporter *e, const ir_op *op, MlirType rt, bool *exact)
 {
 	const ir_type *t = op->results[0].type;
 	const ir_type *el = ir_type_elem(t);
@@ -200,6 +200,21 @@ static MlirAttribute const_value(exporter *e, const ir_op *op, MlirType rt)
 		s = mlirBoolAttrGet(e->ctx, v->i != 0);
 	else
 		s = mlirIntegerAttrGet(et, v->kind == IR_ATTR_FLOAT ? (int64_t)v->f : v->i);
+	/* what the import will read back; where it is not the value (a double that the
+	 * element type rounds, an unsigned value above the signed range), the value itself
+	 * goes along as tilecc.value */
+	*exact = true;
+	if (ir_type_is_float(el)) {
+		double back = mlirFloatAttrGetValueDouble(s);
+		double want = v->kind == IR_ATTR_FLOAT ? v->f : (double)v->i;
+		*exact = back == want || (back != back && want != want);
+	} else if (el->kind == IR_I1) {
+		*exact = v->kind == IR_ATTR_INT && (v->i == 0 || v->i == 1);
+	} else if (v->kind == IR_ATTR_INT) {
+		*exact = mlirIntegerAttrGetValueInt(s) == v->i;
+	} else {
+		*exact = false;
+	}
 	if (t->kind == IR_TILE)
 		return el->kind == IR_I1 ? mlirDenseElementsAttrBoolSplatGet(rt, v->i != 0)
 					 : mlirDenseElementsAttrSplatGet(rt, s);
@@ -326,7 +341,7 @@ static bool ex_op(exporter *e, const ir_op *op, MlirBlock into, const char *term
 {
 	bool registered;
 	const char *name = op_name(e, op, term, &registered);
-	int nattrs = 0, cap = op->nattrs + 5;
+	int nattrs = 0, cap = op->nattrs + 7;
 	MlirNamedAttribute *attrs = arena_alloc(e->a, sizeof *attrs * (size_t)cap);
 	MlirValue *ops = arena_alloc(e->a, sizeof *ops * (size_t)(op->noperands + 1));
 	MlirType *res = arena_alloc(e->a, sizeof *res * (size_t)(op->nresults + 1));
@@ -376,7 +391,10 @@ static bool ex_op(exporter *e, const ir_op *op, MlirBlock into, const char *term
 			an = "predicate";
 			v = mlirIntegerAttrGet(mlirIntegerTypeGet(e->ctx, 64), p < 0 ? 0 : p);
 		} else if (!strcmp(an, "value") && op->code == IR_OP_CONSTANT) {
-			v = const_value(e, op, res[0]);
+			bool exact = true;
+			v = const_value(e, op, res[0], &exact);
+			if (!exact && !mlirAttributeIsNull(v))
+				attrs[nattrs++] = nattr(e, "tilecc.value", generic_attr(e, a, op->loc));
 		} else if (!strcmp(an, "num_stages") && op->code == IR_OP_FOR &&
 			   a->kind == IR_ATTR_INT) {
 			an = "tt.num_stages";
@@ -404,6 +422,23 @@ static bool ex_op(exporter *e, const ir_op *op, MlirBlock into, const char *term
 	MlirAttribute u = unsigned_of(e, NULL, op->results, op->nresults);
 	if (!mlirAttributeIsNull(u))
 		attrs[nattrs++] = nattr(e, "tilecc.unsigned", u);
+	/* MLIR's printer leaves out a terminator without operands (scf.for's scf.yield) and
+	 * the parser makes a new one where the region ends: its location goes along here */
+	if (op->nregions) {
+		MlirAttribute *locs = arena_alloc(e->a, sizeof *locs * (size_t)op->nregions);
+		bool any = false;
+		for (int r = 0; r < op->nregions; r++) {
+			const ir_op *t = op->regions[r]->last;
+			locs[r] = mlirLocationGetAttribute(mlirLocationUnknownGet(e->ctx));
+			if (t && t->noperands == 0 && (ir_ops[t->code].traits & T_TERMINATOR) && t->loc.file) {
+				locs[r] = mlirLocationGetAttribute(ex_loc(e, t->loc));
+				any = true;
+			}
+		}
+		if (any)
+			attrs[nattrs++] = nattr(e, "tilecc.term_locs",
+						mlirArrayAttrGet(e->ctx, op->nregions, locs));
+	}
 	MlirAttribute an_ = arg_names(e, op->regions, op->nregions);
 	if (!mlirAttributeIsNull(an_))
 		attrs[nattrs++] = nattr(e, "tilecc.arg_names", an_);

@@ -209,7 +209,8 @@ static bool dropped(const char *op, const char *name, MlirAttribute v)
 {
 	if (!strcmp(name, "operandSegmentSizes") || !strcmp(name, "fastmath") ||
 	    !strcmp(name, "overflowFlags") || !strcmp(name, "tilecc.unsigned") ||
-	    !strcmp(name, "tilecc.unsigned_args") || !strcmp(name, "tilecc.arg_names"))
+	    !strcmp(name, "tilecc.unsigned_args") || !strcmp(name, "tilecc.arg_names") ||
+	    !strcmp(name, "tilecc.term_locs") || !strcmp(name, "tilecc.value"))
 		return true;
 	/* tt.load / tt.store: Triton's cache and eviction enums at their defaults (1: none,
 	 * normal), and isVolatile = false */
@@ -273,6 +274,28 @@ static MlirAttribute attr_named(MlirOperation op, const char *name)
 
 static bool im_block(importer *im, MlirBlock mb, ir_block *b);
 
+/* The location of op; for a terminator without operands, the one its parent's
+ * tilecc.term_locs keeps (export.c: MLIR's printer leaves such terminators out). */
+static MlirLocation term_loc(MlirOperation op)
+{
+	MlirLocation own = mlirOperationGetLocation(op);
+	if (mlirOperationGetNumOperands(op) || !mlirOperationIsNull(mlirOperationGetNextInBlock(op)))
+		return own;
+	MlirOperation parent = mlirOperationGetParentOperation(op);
+	if (mlirOperationIsNull(parent))
+		return own;
+	MlirAttribute locs = attr_named(parent, "tilecc.term_locs");
+	if (mlirAttributeIsNull(locs) || !mlirAttributeIsAArray(locs))
+		return own;
+	MlirBlock b = mlirOperationGetBlock(op);
+	for (intptr_t r = 0; r < mlirOperationGetNumRegions(parent); r++)
+		if (mlirBlockEqual(mlirRegionGetFirstBlock(mlirOperationGetRegion(parent, r)), b) &&
+		    r < mlirArrayAttrGetNumElements(locs) &&
+		    mlirAttributeIsALocation(mlirArrayAttrGetElement(locs, r)))
+			return mlirLocationFromAttribute(mlirArrayAttrGetElement(locs, r));
+	return own;
+}
+
 /* Gives block b the arguments of MLIR block mb (region ri of mop, whose hints say which are
  * unsigned and what they are called), mapped. */
 static bool im_args(importer *im, MlirOperation mop, int ri, MlirBlock mb, ir_block *b,
@@ -333,7 +356,7 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 {
 	const char *name = str_of(im, mlirIdentifierStr(mlirOperationGetName(mop)));
 	ttir_loc l;
-	ttir_loc_read(mlirOperationGetLocation(mop), &l);
+	ttir_loc_read(term_loc(mop), &l);
 	srcloc at = ttir_srcloc(im->td, &l);
 	const char *names = l.name ? strtab_cstr(ir_names(im->c), l.name) : NULL;
 	strbuf_free(&l.text);
@@ -367,13 +390,35 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 			return false;
 	}
 
-	/* the attributes, in tile IR's spelling */
-	int nattrs = (int)mlirOperationGetNumAttributes(mop);
+	/* the attributes, in tile IR's spelling. MLIR 19 keeps the properties of an
+	 * unregistered op written <{...}> (Triton's generic tt.reduce) apart from its
+	 * attributes, and the C API lists only the latter: those are looked up by name. */
+	static const char *const props[] = {"axis", "reverse", "start", "end", "order",
+					    "cache", "evict", "isVolatile", "inputPrecision",
+					    "maxNumImpreciseAcc", "message", "operandSegmentSizes"};
+	int nlisted = (int)mlirOperationGetNumAttributes(mop);
+	int nprops = name[0] == 't' && name[1] == 't' && name[2] == '.'
+			 ? (int)(sizeof props / sizeof props[0]) : 0;
+	MlirNamedAttribute *all = arena_alloc(im->a, sizeof *all * (size_t)(nlisted + nprops + 1));
+	int nattrs = 0;
+	for (int i = 0; i < nlisted; i++)
+		all[nattrs++] = mlirOperationGetAttribute(mop, i);
+	for (int k = 0; k < nprops; k++) {
+		bool listed = false;
+		for (int i = 0; i < nlisted && !listed; i++) {
+			MlirStringRef an = mlirIdentifierStr(all[i].name);
+			listed = an.length == strlen(props[k]) && !memcmp(an.data, props[k], an.length);
+		}
+		MlirAttribute v = attr_named(mop, props[k]);
+		if (!listed && !mlirAttributeIsNull(v))
+			all[nattrs++] = mlirNamedAttributeGet(
+			    mlirIdentifierGet(im->ctx, mlirStringRefCreateFromCString(props[k])), v);
+	}
 	ir_attr *attrs = arena_alloc(im->a, sizeof *attrs * (size_t)(nattrs + 1));
 	int na = 0;
 	int cmp_sign = -1; /* arith.cmpi: 1 unsigned, 0 signed, -1 either (eq, ne) */
 	for (int i = 0; i < nattrs; i++) {
-		MlirNamedAttribute nav = mlirOperationGetAttribute(mop, i);
+		MlirNamedAttribute nav = all[i];
 		const char *an = str_of(im, mlirIdentifierStr(nav.name));
 		MlirAttribute v = nav.attribute;
 		ir_attr *a = &attrs[na];
@@ -403,15 +448,10 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 					    name);
 			if (a->kind == IR_ATTR_BOOL)
 				a->kind = IR_ATTR_INT;
-			/* an integer's bits as the value of its (signed or unsigned) type */
-			const ir_type *el = nres ? ir_type_elem(res[0]) : NULL;
-			if (a->kind == IR_ATTR_INT && el && ir_type_is_int(el)) {
-				int bits = ir_type_bits(el);
-				if (bits < 64 && (is_unsigned(el) || el->kind == IR_I1))
-					a->i &= (int64_t)((1ull << bits) - 1);
-				else if (bits < 64)
-					a->i = (int64_t)((uint64_t)a->i << (64 - bits)) >> (64 - bits);
-			}
+			/* the exact value, where the export had to round it (export.c) */
+			MlirAttribute exact = attr_named(mop, "tilecc.value");
+			if (!mlirAttributeIsNull(exact) && !im_attr_value(im, exact, a, at))
+				return fail(im, at, "'%s': a bad tilecc.value", name);
 			a->name = "value";
 		} else {
 			if (!im_attr_value(im, v, a, at))
