@@ -51,8 +51,11 @@ typedef enum tilecc_emit {
 	TILECC_EMIT_CUBIN,
 	TILECC_EMIT_HSACO,
 	TILECC_EMIT_HEADER, /* C header + source with the artifact embedded */
-	TILECC_EMIT_KERNELS /* text: each @triton.jit function of the file with its parameters,
-			     * signature template, autotune configs and heuristics */
+	TILECC_EMIT_KERNELS, /* text: each @triton.jit function of the file with its parameters,
+			      * signature template, autotune configs and heuristics */
+	TILECC_EMIT_TTIR     /* TTIR: the tile IR of TILECC_EMIT_TIR as MLIR text in Triton's
+			      * tt dialect with arith, math and scf (needs the MLIR bridge:
+			      * tilecc_mlir_version() != NULL) */
 } tilecc_emit;
 
 /* A constexpr given by name on the command line (-D NAME=VALUE). */
@@ -64,7 +67,8 @@ typedef struct tilecc_define {
 /* Options of one compilation. Zero-initialise, then set what you need; strings are
  * borrowed for the duration of tilecc_compile(). */
 typedef struct tilecc_options {
-	const char *input_name;  /* name used in diagnostics; a ".tir" suffix means tile IR input */
+	const char *input_name;  /* name used in diagnostics; a ".tir" suffix means tile IR input,
+				  * ".ttir" TTIR (MLIR text; needs the MLIR bridge) */
 	const char *output_name; /* -o, or NULL: its suffix chooses the emit kind; with a header,
 				  * its base name is what the C source includes */
 	const char *source;      /* the kernel file's text */
@@ -143,6 +147,9 @@ const char *tilecc_target_name(size_t i);
 const char *tilecc_target_description(size_t i);
 /* "19.1.7": the LLVM this build links. */
 const char *tilecc_llvm_version(void);
+/* "19.1.7": the MLIR the bridge (TTIR in and out) links; NULL when this build has none
+ * (TILECC_WITH_MLIR=OFF, or no MLIR 19 found). A static string. */
+const char *tilecc_mlir_version(void);
 
 #ifdef __cplusplus
 }

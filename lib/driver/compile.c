@@ -14,6 +14,9 @@
 #include "frontend/ast.h"
 #include "frontend/sema.h"
 #include "ir/ir.h"
+#ifdef TILECC_HAVE_MLIR
+#include "mlir/ttir.h"
+#endif
 #include "support/arena.h"
 #include "support/diag.h"
 #include "support/strbuf.h"
@@ -77,6 +80,21 @@ const char *tilecc_llvm_version(void)
 	return codegen_llvm_version();
 }
 
+const char *tilecc_mlir_version(void)
+{
+#ifdef TILECC_HAVE_MLIR
+	return ttir_mlir_version();
+#else
+	return NULL;
+#endif
+}
+
+/* Why a TTIR input or output cannot be had from this build. */
+#ifndef TILECC_HAVE_MLIR
+static const char no_mlir[] = "this tilecc was built without the MLIR bridge (TILECC_WITH_MLIR=OFF, "
+			      "or CMake found no MLIR 19): it neither reads nor writes TTIR";
+#endif
+
 /* ---- the compilation ------------------------------------------------------------------ */
 
 
@@ -109,7 +127,7 @@ static tilecc_emit choose_emit(const tilecc_options *o)
 	    {".ast", TILECC_EMIT_AST},     {".tir", TILECC_EMIT_TIR},     {".ll", TILECC_EMIT_LLVM},
 	    {".s", TILECC_EMIT_ASM},       {".o", TILECC_EMIT_OBJ},       {".so", TILECC_EMIT_SHARED},
 	    {".ptx", TILECC_EMIT_PTX},     {".cubin", TILECC_EMIT_CUBIN}, {".hsaco", TILECC_EMIT_HSACO},
-	    {".h", TILECC_EMIT_HEADER},
+	    {".h", TILECC_EMIT_HEADER},    {".ttir", TILECC_EMIT_TTIR},
 	};
 	if (o->emit != TILECC_EMIT_DEFAULT)
 		return o->emit;
@@ -236,7 +254,23 @@ static int compile(compilation *c, tilecc_output *out)
 	ir_module *m = NULL;
 	double t;
 
-	if (has_suffix(o->input_name, ".tir")) {
+	if (has_suffix(o->input_name, ".ttir")) {
+		/* TTIR (MLIR text in Triton's dialects) through the MLIR bridge */
+		if (emit == TILECC_EMIT_AST || emit == TILECC_EMIT_KERNELS) {
+			diag_error(c->d, SRCLOC_NONE, "--emit=ast and --list-kernels need a Python input");
+			return 2;
+		}
+#ifdef TILECC_HAVE_MLIR
+		t = now_ms();
+		m = ttir_import(c->ir, c->d, file, o->source, (uint32_t)o->source_len);
+		timing(c, "parse TTIR (MLIR)", t);
+		if (!m)
+			return 1;
+#else
+		diag_error(c->d, SRCLOC_NONE, "%s", no_mlir);
+		return 2;
+#endif
+	} else if (has_suffix(o->input_name, ".tir")) {
 		/* Tile IR input: a test can start in the middle of the pipeline. */
 		if (emit == TILECC_EMIT_AST || emit == TILECC_EMIT_KERNELS) {
 			diag_error(c->d, SRCLOC_NONE, "--emit=ast and --list-kernels need a Python input");
@@ -327,7 +361,8 @@ static int compile(compilation *c, tilecc_output *out)
 		gt = &nvptx_target;
 	if (emit == TILECC_EMIT_HSACO && !gt)
 		gt = &amdgpu_target;
-	if (gt && gt->is_gpu && emit != TILECC_EMIT_AST && emit != TILECC_EMIT_TIR) {
+	if (gt && gt->is_gpu && emit != TILECC_EMIT_AST && emit != TILECC_EMIT_TIR &&
+	    emit != TILECC_EMIT_TTIR) {
 		/* NVIDIA: the compute capability (sm_90a: 90), which decides the dot instructions,
 		 * and whether the arch-specific features of that capability are there (the 'a'
 		 * of sm_90a: wgmma, setmaxnreg): {nv_arch_specific = 1} */
@@ -356,6 +391,20 @@ static int compile(compilation *c, tilecc_output *out)
 		ir_print_module(&text, m, o->print_locations ? IR_PRINT_LOCS : 0);
 		timing(c, "print tile IR", t);
 		break;
+	case TILECC_EMIT_TTIR:
+#ifdef TILECC_HAVE_MLIR
+		/* the tile IR of --emit=tir (before the GPU layouts) as MLIR text */
+		t = now_ms();
+		if (ttir_export(m, c->d, &text)) {
+			strbuf_free(&text);
+			return 1;
+		}
+		timing(c, "write TTIR (MLIR)", t);
+		break;
+#else
+		diag_error(c->d, SRCLOC_NONE, "%s", no_mlir);
+		return 2;
+#endif
 	case TILECC_EMIT_LLVM:
 	case TILECC_EMIT_ASM:
 	case TILECC_EMIT_OBJ:
@@ -831,7 +880,7 @@ static int check_options(diag_engine *d, const tilecc_options *o)
 			   o->opt_level);
 		return 2;
 	}
-	if ((unsigned)o->emit > TILECC_EMIT_KERNELS) {
+	if ((unsigned)o->emit > TILECC_EMIT_TTIR) {
 		diag_error(d, SRCLOC_NONE, "unknown emit kind %d", (int)o->emit);
 		return 2;
 	}

@@ -19,6 +19,9 @@ config.substitutions.append(("%bench", config.bench_dir))
 config.substitutions.append(("%python", sys.executable))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# the MLIR bridge (TTIR in and out) is built when CMake found MLIR 19: tests/lit/mlir
+if getattr(config, "tilecc_have_mlir", False):
+    config.available_features.add("mlir")
 # ptxas (the CUDA toolkit) turns PTX into cubins; tests that need it say REQUIRES: ptxas
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")

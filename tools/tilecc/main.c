@@ -18,14 +18,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s KERNEL.py [options]\n"
 		"       %s MODULE.tir [options]\n"
+		"       %s KERNEL.ttir [options]   (TTIR, MLIR text: with the MLIR bridge)\n"
 		"\n"
 		"Compiles one kernel written in the Triton language, ahead of time.\n"
 		"\n"
 		"options:\n"
 		"  -o FILE               write the output to FILE ('-' for stdout); the suffix\n"
 		"                        chooses what to emit unless --emit says otherwise\n"
-		"  --emit=KIND           ast | tir | llvm | asm | obj | shared | ptx | cubin | amdgcn |\n"
-		"                        hsaco | header\n"
+		"  --emit=KIND           ast | tir | ttir | llvm | asm | obj | shared | ptx | cubin |\n"
+		"                        amdgcn | hsaco | header\n"
 		"  --target=T            x86-64 | riscv64 | sm_80 | sm_86 | sm_89 | sm_90 | sm_90a |\n"
 		"                        gfx906 | gfx90a | gfx942 | dcu (= gfx906) | other gfx9 names\n"
 		"                        the LLVM in use knows (default: the host); with -o FILE.h a\n"
@@ -66,13 +67,17 @@ static void usage(FILE *f)
 		"  --tuning FILE         with -o FILE.h: a launcher that dispatches on the tuned\n"
 		"                        configs of the tuning file (no device needed)\n"
 		"  --help, --version\n",
-		prog, prog);
+		prog, prog, prog);
 }
 
 static void version(void)
 {
 	printf("tilecc version %s\n", TILECC_VERSION_STRING);
 	printf("LLVM version %s\n", tilecc_llvm_version());
+	if (tilecc_mlir_version())
+		printf("MLIR bridge: MLIR %s (TTIR: --emit=ttir, .ttir inputs)\n", tilecc_mlir_version());
+	else
+		printf("MLIR bridge: not built (TILECC_WITH_MLIR=OFF or no MLIR 19): no TTIR\n");
 	printf("registered targets:\n");
 	for (size_t i = 0; i < tilecc_num_targets(); i++)
 		printf("  %-9s - %s\n", tilecc_target_name(i), tilecc_target_description(i));
@@ -130,7 +135,7 @@ static const struct {
 	{"ast", TILECC_EMIT_AST},     {"tir", TILECC_EMIT_TIR},     {"llvm", TILECC_EMIT_LLVM},
 	{"asm", TILECC_EMIT_ASM},     {"obj", TILECC_EMIT_OBJ},     {"shared", TILECC_EMIT_SHARED},
 	{"ptx", TILECC_EMIT_PTX},     {"cubin", TILECC_EMIT_CUBIN}, {"hsaco", TILECC_EMIT_HSACO},
-	{"header", TILECC_EMIT_HEADER}, {"amdgcn", TILECC_EMIT_ASM},
+	{"header", TILECC_EMIT_HEADER}, {"amdgcn", TILECC_EMIT_ASM},  {"ttir", TILECC_EMIT_TTIR},
 };
 
 /* Accepts "--opt=value", "--opt value" and, for short options, "-ovalue" / "-o value".

@@ -1,0 +1,72 @@
+# roundtrip.cmake: the TTIR round trip of every e2e kernel variant (cmake -P, from ctest).
+#
+#   cmake -DTILECC=... -DLIST=variants.txt -DWORK=dir -P roundtrip.cmake
+#
+# LIST has one variant a line: NAME<tab>FILE<tab>KERNEL<tab>SIGNATURE<tab>DEFS (DEFS: X=1|Y=2,
+# num_warps=N for --num-warps). For each: FILE -> NAME.tir (--emit=tir --print-locations),
+# FILE -> NAME.ttir (--emit=ttir), NAME.ttir -> NAME.back.tir (no passes), and the two tile
+# IR texts must be equal. A variant tilecc rejects in the first step is skipped (the e2e
+# tests report it); every other failure is counted and fails the test.
+cmake_policy(SET CMP0007 NEW)
+file(MAKE_DIRECTORY ${WORK})
+file(STRINGS ${LIST} lines)
+set(failed 0)
+set(passed 0)
+set(skipped 0)
+foreach(line IN LISTS lines)
+  string(REPLACE "\t" ";" f "${line}")
+  list(LENGTH f n)
+  if(n LESS 4)
+    continue()
+  endif()
+  list(GET f 0 name)
+  list(GET f 1 src)
+  list(GET f 2 kernel)
+  list(GET f 3 sig)
+  set(args ${src} -k ${kernel} -s ${sig})
+  if(n GREATER 4)
+    list(GET f 4 defs)
+    string(REPLACE "|" ";" defs "${defs}")
+    foreach(d ${defs})
+      if(d MATCHES "^num_warps=(.*)$")
+        list(APPEND args --num-warps ${CMAKE_MATCH_1})
+      elseif(NOT d STREQUAL "")
+        list(APPEND args -D ${d})
+      endif()
+    endforeach()
+  endif()
+  execute_process(COMMAND ${TILECC} ${args} --emit=tir --print-locations -o ${WORK}/${name}.tir
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message("skip ${name}: tilecc exits ${rc} on the kernel itself")
+    math(EXPR skipped "${skipped} + 1")
+    continue()
+  endif()
+  execute_process(COMMAND ${TILECC} ${args} --emit=ttir -o ${WORK}/${name}.ttir
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message("FAIL ${name}: --emit=ttir exited ${rc}\n${err}")
+    math(EXPR failed "${failed} + 1")
+    continue()
+  endif()
+  execute_process(COMMAND ${TILECC} ${WORK}/${name}.ttir --passes= --emit=tir --print-locations
+                          -o ${WORK}/${name}.back.tir
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message("FAIL ${name}: reading ${name}.ttir back exited ${rc}\n${err}")
+    math(EXPR failed "${failed} + 1")
+    continue()
+  endif()
+  file(READ ${WORK}/${name}.tir a)
+  file(READ ${WORK}/${name}.back.tir b)
+  if(NOT a STREQUAL b)
+    message("FAIL ${name}: the tile IR read back from TTIR differs: diff ${WORK}/${name}.tir ${WORK}/${name}.back.tir")
+    math(EXPR failed "${failed} + 1")
+    continue()
+  endif()
+  math(EXPR passed "${passed} + 1")
+endforeach()
+message("TTIR round trip: ${passed} identical, ${failed} failed, ${skipped} skipped (tilecc rejects the kernel)")
+if(failed GREATER 0 OR passed EQUAL 0)
+  message(FATAL_ERROR "TTIR round trip failed")
+endif()
