@@ -651,8 +651,9 @@ static void load_runs(cg *c, const ir_op *op, LLVMValueRef out);
 
 /* Whether tile load op is read by a dot (its A or B operand) and nothing else, may be
  * performed there instead (plan_lazy_loads: no write in between), and has rows of
- * consecutive addresses: the dot then reads the rows where they are in memory when the mask
- * holds everywhere (dot_rows), and performs the load into a buffer only when it does not. */
+ * consecutive addresses (B: or runs of a multiple of 16, whole vectors of the packing): the
+ * dot then reads the rows where they are in memory when the mask holds everywhere
+ * (dot_rows), and performs the load into a buffer only when it does not. */
 static bool dot_reads_load(cg *c, const ir_op *op)
 {
 	const ir_value *r = &op->results[0];
@@ -662,7 +663,8 @@ static bool dot_reads_load(cg *c, const ir_op *op)
 	const ir_use *u = r->uses;
 	if (!u || u->user->code != IR_OP_DOT || u->index > 1)
 		return false;
-	return contiguous_run(c, op->operands[0]) == r->type->shape[r->type->rank - 1];
+	int64_t run = contiguous_run(c, op->operands[0]), cols = r->type->shape[r->type->rank - 1];
+	return run == cols || (u->index == 1 && run % 16 == 0);
 }
 
 static void lower_load(cg *c, const ir_op *op)
@@ -1117,12 +1119,13 @@ static LLVMValueRef all_true(cg *c, const ir_value *m)
 	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
 }
 
-/* Fills rows[r] with the address of row r of the buffer buf (elements of type e, cols a row). */
-static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_type *e, int64_t nrows, int64_t cols)
+/* Fills rows[r] with the address of run r of the buffer buf (elements of type e, runs of
+ * `run` elements one after another, nruns in all). */
+static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_type *e, int64_t nruns, int64_t run)
 {
 	cgloop l;
-	LLVMValueRef r = loop_open(c, &l, nrows);
-	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, cols), "");
+	LLVMValueRef r = loop_open(c, &l, nruns);
+	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
 	LLVMBuildStore(c->b, elem_ptr(c, buf, e, off), LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
 	loop_close(c, &l);
 }
@@ -1133,12 +1136,13 @@ static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_
  * (dot_reads_load) of the right type, the rows are where the load reads them if its mask
  * holds everywhere, and a buffer the load is performed into if not; other operands are
  * buffers (converted to ct when need be). */
-static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *ct, const ir_type **etype)
+static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *ct, const ir_type **etype,
+			     bool *from_memory, int64_t *run_out)
 {
+	*from_memory = false;
 	const ir_value *v = op->operands[which];
 	const ir_type *t = v->type;
 	int64_t cols = t->shape[t->rank - 1], nrows = numel(t) / cols;
-	LLVMValueRef rows = cpu_alloca(c, LLVMArrayType2(c->t_ptr, (uint64_t)nrows), "rows");
 	tv *tt = tile_of(c, v);
 	const ir_op *ld = !tt->buf && tt->op && tt->op->code == IR_OP_LOAD && dot_reads_load(c, tt->op) ? tt->op : NULL;
 	bool as_is = t->elem == ct || (which == 1 && cpu_dot_packs_from(c, t->elem, ct));
@@ -1148,6 +1152,10 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		load_runs(c, ld, tt->buf);
 		ld = NULL;
 	}
+	/* B's rows may come in runs of consecutive addresses shorter than a row */
+	int64_t run = ld && which == 1 ? contiguous_run(c, ld->operands[0]) : cols;
+	*run_out = run;
+	LLVMValueRef rows = cpu_alloca(c, LLVMArrayType2(c->t_ptr, (uint64_t)(nrows * (cols / run))), "rows");
 	if (!ld) {
 		LLVMValueRef buf;
 		if (as_is && tt->buf && !tt->shift) {
@@ -1161,6 +1169,7 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		return rows;
 	}
 	*etype = t->elem;
+	*from_memory = true;
 	const ir_value *m = ld->noperands > 1 ? ld->operands[1] : NULL;
 	LLVMBasicBlockRef slow = NULL, join = NULL;
 	if (m) {
@@ -1175,10 +1184,14 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 	 * same few cache sets; B's rows are read once, by the packing */
 	LLVMValueRef buf = alloc_tile(c, t);
 	cgloop l;
-	LLVMValueRef r = loop_open(c, &l, nrows);
-	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, cols), "");
+	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
+	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
 	LLVMValueRef p = elem(c, ld->operands[0], off);
 	if (which == 0) {
+		/* the next block of a K loop usually continues these rows: fetch it into L2 */
+		int64_t bytes = cols * ir_type_bits(t->elem) / 8;
+		for (int64_t o = 0; o < bytes; o += 64)
+			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){cg_i64(c, bytes + o)}, 1, ""));
 		LLVMValueRef dst = elem_ptr(c, buf, t->elem, off);
 		LLVMBuildMemCpy(c->b, dst, (unsigned)ir_type_bits(t->elem) / 8, p, (unsigned)ir_type_bits(t->elem) / 8,
 				cg_i64(c, cols * ir_type_bits(t->elem) / 8));
@@ -1190,7 +1203,7 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		LLVMBuildBr(c->b, join);
 		LLVMPositionBuilderAtEnd(c->b, slow);
 		load_runs(c, ld, buf);
-		rows_of_buffer(c, rows, buf, t->elem, nrows, cols);
+		rows_of_buffer(c, rows, buf, t->elem, nrows * (cols / run), run);
 		LLVMBuildBr(c->b, join);
 		LLVMPositionBuilderAtEnd(c->b, join);
 	}
@@ -1208,8 +1221,10 @@ static void lower_dot(cg *c, const ir_op *op)
 	cpu_dot d = {.ct = ct, .batch = rt->rank == 3 ? rt->shape[0] : 1, .m = rt->shape[rt->rank - 2],
 		     .n = rt->shape[rt->rank - 1], .k = at->shape[at->rank - 1]};
 	const ir_type *ae;
-	d.a_rows = dot_rows(c, op, 0, ct, &ae);
-	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem);
+	bool a_mem;
+	int64_t a_run;
+	d.a_rows = dot_rows(c, op, 0, ct, &ae, &a_mem, &a_run);
+	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run);
 	const ir_value *acc = op->operands[2];
 	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);
 	if (dot_in_place(c, acc, ct)) {

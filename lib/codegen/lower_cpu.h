@@ -80,18 +80,33 @@ static inline LLVMValueRef cpu_alloca(cg *c, LLVMTypeRef t, const char *name)
 	return a;
 }
 
+/* Prefetches the cache line at p into L2 (llvm.prefetch, read, locality 2). */
+static inline void cpu_prefetch(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 2), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
 /* ---- tl.dot (lower_cpu_dot.c) -------------------------------------------------------------- */
 
 /* One tl.dot, `batch` products one after another: out[M x N] = acc[M x N] + A[M x K] @ B[K x N].
  * acc and out are row-major buffers in the compute type ct (f32, f64 or i32); acc may be out
  * itself (accumulation in place), or NULL for zeros. A and B are given by arrays of the
  * addresses of their rows (batch * M rows of K elements of ct; batch * K rows of N elements
- * of b_elem, which may also be f16 or bf16, converted to ct while B is packed), so that the
+ * of b_elem in runs, which may also be f16 or bf16, converted to ct while B is packed), so that the
  * rows may be in a buffer or where a load would read them. */
 typedef struct cpu_dot {
 	LLVMValueRef a_rows, b_rows, acc, out;
 	const ir_type *ct, *b_elem;
 	int64_t batch, m, n, k;
+	/* b_rows holds the addresses of runs of b_run consecutive elements (N / b_run per row,
+	 * b_run a multiple of the vector width, or N) */
+	int64_t b_run;
+	/* B's rows are in memory (not a buffer), in a K loop that goes on below them at the
+	 * same stride: while packing, prefetch the rows K further down */
+	bool b_prefetch;
 } cpu_dot;
 
 /* Whether cpu_dot_lower converts B's elements of type e to ct itself while packing. */

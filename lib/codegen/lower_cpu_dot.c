@@ -135,11 +135,27 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0,
 	LLVMTypeRef st = cg_scalar_type(c, d->ct), bt = cg_mem_type(c, d->b_elem);
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
-	LLVMValueRef src = row_addr(c, d->b_rows, add(c, brow0, k));
+	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
+	LLVMValueRef seg0 = mul(c, add(c, brow0, k), per_row);
 	LLVMValueRef dst = mul(c, k, p->nr);
+	LLVMValueRef ahead = NULL;
+	if (d->b_prefetch && d->k > 1) {
+		/* the row K rows further down, at the stride of the first two rows */
+		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, brow0, per_row)), c->t_i64, "");
+		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
+						    c->t_i64, "");
+		ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
+	}
 	int64_t off = 0;
 	for (int v = 0; v < p->nv; v++) {
-		LLVMValueRef x = load_b(c, d, at(c, bt, src, add(c, n0, cg_i64(c, off))), p->w[v]);
+		/* the vector lies in one run: runs are whole vectors */
+		LLVMValueRef col = add(c, n0, cg_i64(c, off));
+		LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
+		LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)), LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
+		if (ahead && (off * eb) % 64 == 0)
+			for (int64_t o = 0; o < p->w[v] * eb; o += 64)
+				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
+		LLVMValueRef x = load_b(c, d, src, p->w[v]);
 		store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), (unsigned)ir_type_bits(d->ct) / 8);
 		off += p->w[v];
 	}
