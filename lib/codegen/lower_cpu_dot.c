@@ -269,6 +269,11 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 	int nv;
 	choose_block(c, d, &vw, &mr, &nv);
 	int64_t nr = vw * nv, full = d->n / nr, rest = d->n % nr;
+	if (c->vec_bytes >= 64 && !is_riscv(c)) {
+		/* keep the 512-bit vectors whole on CPUs that prefer 256 (skylake-avx512) */
+		LLVMAttributeRef at = LLVMCreateStringAttribute(c->ctx, "min-legal-vector-width", 22, "512", 3);
+		LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, at);
+	}
 	panel pf = make_panel(nr, vw), pr = make_panel(rest, vw);
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * nr)), "bpanel");
