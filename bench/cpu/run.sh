@@ -2,7 +2,7 @@
 # run.sh: the CPU benchmark (bench/cpu/bench.c). Builds tilecc, compiles the bench kernels
 # from ../shared/bench-kernels for this machine (-mcpu=native), builds the harness with
 # gcc -O3 -march=native, and prints the table that docs/perf.md records.
-#   bench/cpu/run.sh [BUILD_DIR]
+#   bench/cpu/run.sh [BUILD_DIR]        (ROUNDS=N: the matmul table's interleaved rounds, default 7)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -22,5 +22,11 @@ mkdir -p "$out"
 "$tilecc" "$kernels/matmul.py" -k matmul -s "*fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8" -o "$out/matmul.so"
 gcc -O3 -march=native -I"$root/include" "$root/bench/cpu/bench.c" -o "$out/bench" \
   -L"$build/lib/runtime" -ltilert -lopenblas -ldl -lpthread -lffi -lm -Wl,-rpath,"$build/lib/runtime"
+gcc -O2 -I"$root/include" "$root/bench/cpu/matmul.c" -o "$out/matmul" \
+  -L"$build/lib/runtime" -ltilert -lopenblas -ldl -lpthread -lffi -lm -Wl,-rpath,"$build/lib/runtime"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; one thread each"
 "$out/bench" "$out"
+# tilecc's matmul against OpenBLAS at 1024^3 and 2048^3, 1 and 2 threads (matmul.c unsets
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE so that OpenBLAS picks its kernel from the CPU)
+echo
+"$out/matmul" "$out" "${ROUNDS:-7}"

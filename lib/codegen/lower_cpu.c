@@ -12,6 +12,7 @@
  * hints) alias their operand's buffer. Loop-carried tiles get buffers of their own, and
  * `yield` copies into them (through temporaries when the yielded buffers are themselves
  * carried, so that swaps work). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "codegen/cg.h"
 #include "codegen/lower.h"
+#include "codegen/lower_cpu.h"
 #include "transforms/axis_info.h"
 
 /* ---- values -----------------------------------------------------------------------------
@@ -33,6 +35,9 @@
 
 typedef struct tv {
 	LLVMValueRef buf;  /* the buffer, or NULL while lazy */
+	LLVMValueRef shift; /* pointer tiles: every element is buf's advanced by this many
+			     * elements (i64; a `for` carries such a tile without rewriting
+			     * it, lower_for), or NULL */
 	const ir_op *op;   /* the defining op of a lazy value */
 	int weight;        /* size of the lazy expression tree */
 	bool expensive;    /* the tree holds a division or a math function */
@@ -90,17 +95,7 @@ static void set(cg *c, const ir_value *v, LLVMValueRef x)
 /* A buffer for a tile of type t, in the entry block. */
 static LLVMValueRef alloc_tile(cg *c, const ir_type *t)
 {
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->b);
-	LLVMValueRef term = LLVMGetBasicBlockTerminator(c->entry);
-	if (term)
-		LLVMPositionBuilderBefore(c->b, term);
-	else
-		LLVMPositionBuilderAtEnd(c->b, c->entry);
-	LLVMTypeRef at = LLVMArrayType2(cg_mem_type(c, t->elem), (uint64_t)numel(t));
-	LLVMValueRef a = LLVMBuildAlloca(c->b, at, "tile");
-	LLVMSetAlignment(a, 64);
-	LLVMPositionBuilderAtEnd(c->b, cur);
-	return a;
+	return cpu_alloca(c, LLVMArrayType2(cg_mem_type(c, t->elem), (uint64_t)numel(t)), "tile");
 }
 
 static LLVMValueRef elem_ptr(cg *c, LLVMValueRef buf, const ir_type *elem, LLVMValueRef i)
@@ -132,6 +127,9 @@ static LLVMValueRef elem(cg *c, const ir_value *v, LLVMValueRef i)
 	if (!is_tile(v->type))
 		return get(c, v);
 	tv *t = tile_of(c, v);
+	if (t->buf && t->shift)
+		return LLVMBuildGEP2(c->b, cg_mem_type(c, v->type->elem->elem), load_elem(c, t->buf, v->type->elem, i),
+				     &t->shift, 1, "");
 	if (t->buf)
 		return load_elem(c, t->buf, v->type->elem, i);
 	return lazy_elem(c, t->op, i);
@@ -150,62 +148,6 @@ static void copy_tile(cg *c, LLVMValueRef dst, LLVMValueRef src, const ir_type *
 	if (t->elem->kind == IR_F8E4NV || t->elem->kind == IR_F8E5)
 		bytes = (uint64_t)numel(t);
 	LLVMBuildMemCpy(c->b, dst, 16, src, 16, cg_i64(c, (int64_t)bytes));
-}
-
-/* ---- loops ------------------------------------------------------------------------------ */
-
-typedef struct cgloop {
-	LLVMBasicBlockRef head, body, done;
-	LLVMValueRef iv;
-} cgloop;
-
-/* Opens `for (iv = lo; iv < hi; iv += 1)` over i64 and positions the builder in the body. */
-static LLVMValueRef loop_open_range(cg *c, cgloop *l, LLVMValueRef lo, LLVMValueRef hi)
-{
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-	l->head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "loop");
-	l->body = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "body");
-	l->done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "done");
-	LLVMBuildBr(c->b, l->head);
-	LLVMPositionBuilderAtEnd(c->b, l->head);
-	l->iv = LLVMBuildPhi(c->b, c->t_i64, "i");
-	LLVMAddIncoming(l->iv, &lo, &pre, 1);
-	LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, l->iv, hi, ""), l->body, l->done);
-	LLVMPositionBuilderAtEnd(c->b, l->body);
-	return l->iv;
-}
-
-static LLVMValueRef loop_open(cg *c, cgloop *l, int64_t n)
-{
-	return loop_open_range(c, l, cg_i64(c, 0), cg_i64(c, n));
-}
-
-static LLVMValueRef loop_latch(cg *c, cgloop *l)
-{
-	LLVMValueRef next = LLVMBuildNSWAdd(c->b, l->iv, cg_i64(c, 1), "");
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-	LLVMValueRef br = LLVMBuildBr(c->b, l->head);
-	LLVMAddIncoming(l->iv, &next, &latch, 1);
-	LLVMPositionBuilderAtEnd(c->b, l->done);
-	return br;
-}
-
-static void loop_close(cg *c, cgloop *l)
-{
-	loop_latch(c, l);
-}
-
-/* Closes a loop that must stay a loop (llvm.loop.unroll.disable), so that the vectorizer
- * works on it instead of on the loop around it after a full unroll. */
-static void loop_close_rolled(cg *c, cgloop *l)
-{
-	LLVMValueRef br = loop_latch(c, l);
-	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c->ctx, NULL, 0);
-	LLVMMetadataRef dis = LLVMMDStringInContext2(c->ctx, "llvm.loop.unroll.disable", 24);
-	LLVMMetadataRef ops[2] = {tmp, LLVMMDNodeInContext2(c->ctx, &dis, 1)};
-	LLVMMetadataRef loop = LLVMMDNodeInContext2(c->ctx, ops, 2);
-	LLVMMetadataReplaceAllUsesWith(tmp, loop);
-	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, "llvm.loop", 9), LLVMMetadataAsValue(c->ctx, loop));
 }
 
 /* Writes every element of v into out. */
@@ -304,7 +246,7 @@ static void fill_from(cg *c, LLVMValueRef out, const ir_value *v);
 static LLVMValueRef materialize(cg *c, const ir_value *v)
 {
 	tv *t = tile_of(c, v);
-	if (t->buf)
+	if (t->buf && !t->shift)
 		return t->buf;
 	LLVMValueRef out = alloc_tile(c, v->type);
 	fill_from(c, out, v);
@@ -705,6 +647,26 @@ static LLVMValueRef bptr_addr(cg *c, const ir_op *op, LLVMValueRef bp, const ir_
 	return LLVMBuildGEP2(c->b, cg_mem_type(c, tt->elem), base, &off, 1, "");
 }
 
+static void load_runs(cg *c, const ir_op *op, LLVMValueRef out);
+
+/* Whether tile load op is read by a dot (its A or B operand) and nothing else, may be
+ * performed there instead (plan_lazy_loads: no write in between), and has rows of
+ * consecutive addresses (B: or runs of a multiple of 16, whole vectors of the packing): the
+ * dot then reads the rows where they are in memory when the mask holds everywhere
+ * (dot_rows), and performs the load into a buffer only when it does not. */
+static bool dot_reads_load(cg *c, const ir_op *op)
+{
+	const ir_value *r = &op->results[0];
+	if (!is_tile(r->type) || r->type->rank < 2 || !ir_ptrmap_get(&c->lazy_loads, op) ||
+	    ir_op_int(op, "volatile", 0) != 0 || (intptr_t)ir_ptrmap_get(&c->uses, r) != 1)
+		return false;
+	const ir_use *u = r->uses;
+	if (!u || u->user->code != IR_OP_DOT || u->index > 1)
+		return false;
+	int64_t run = contiguous_run(c, op->operands[0]), cols = r->type->shape[r->type->rank - 1];
+	return run == cols || (u->index == 1 && run % 16 == 0);
+}
+
 static void lower_load(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0];
@@ -740,12 +702,28 @@ static void lower_load(cg *c, const ir_op *op)
 		return;
 	}
 	/* lazily only when the pointers are computed (affine in the index, so LLVM sees the
-	 * contiguity); pointers read from a buffer take the run-based loop below */
-	if (!tile_of(c, p)->buf && ir_ptrmap_get(&c->lazy_loads, op)) {
+	 * contiguity), or when a dot reads the rows itself; pointers read from a buffer take
+	 * the run-based loop of load_runs */
+	if ((!tile_of(c, p)->buf && ir_ptrmap_get(&c->lazy_loads, op)) || dot_reads_load(c, op)) {
 		define_lazy(c, op, 0);
 		return;
 	}
 	LLVMValueRef out = alloc_tile(c, rt);
+	load_runs(c, op, out);
+	set(c, &op->results[0], out);
+}
+
+/* Performs tile load op into buffer out: one loop over the runs of consecutive addresses
+ * (contiguous_run) with one pointer read per run, or one over the elements. */
+static void load_runs(cg *c, const ir_op *op, LLVMValueRef out)
+{
+	const ir_value *p = op->operands[0];
+	const ir_value *m = op->noperands > 1 ? op->operands[1] : NULL;
+	const ir_value *o = op->noperands > 2 ? op->operands[2] : NULL;
+	const ir_type *rt = op->results[0].type;
+	const ir_type *e = ir_type_elem(rt);
+	bool vol = ir_op_int(op, "volatile", 0) != 0;
+	cgloop l;
 	int64_t run = contiguous_run(c, p);
 	if (run > 1) {
 		/* runs of consecutive addresses: one base pointer per run */
@@ -769,7 +747,6 @@ static void lower_load(cg *c, const ir_op *op)
 		store_elem(c, out, e, i, masked_load(c, addr, e, mv, ov, vol));
 		loop_close(c, &l);
 	}
-	set(c, &op->results[0], out);
 }
 
 static void lower_store(cg *c, const ir_op *op)
@@ -1062,14 +1039,14 @@ static void lower_reduce_scan(cg *c, const ir_op *op)
 	}
 }
 
-/* ---- dot: a register-tiled micro-kernel ---------------------------------------------------- */
+/* ---- dot: operands in buffers for lower_cpu_dot.c's micro-kernel ------------------------- */
 
 /* Converts a tile to the compute type (f32, f64 or i32) into a new buffer. */
 static LLVMValueRef to_compute(cg *c, const ir_op *op, const ir_value *v, const ir_type *ct)
 {
 	const ir_type *t = v->type;
 	tv *tt = tile_of(c, v);
-	if (t->elem == ct && tt->buf)
+	if (t->elem == ct && tt->buf && !tt->shift)
 		return tt->buf;
 	const ir_type *nt = ir_type_with_elem(c->f->module->ctx, t, ct);
 	LLVMValueRef out = alloc_tile(c, nt);
@@ -1096,109 +1073,170 @@ static LLVMValueRef to_compute(cg *c, const ir_op *op, const ir_value *v, const 
 	return out;
 }
 
+/* Whether the dot may write its result over its accumulator operand's buffer: the operand
+ * is a tile carried by a `for` (its buffer is the loop's own, written only by the yield) and
+ * the dot is its only use, so nothing reads the old value afterwards. The yield then finds
+ * the result already in place, and the per-iteration copies of the accumulator vanish. */
+static bool dot_in_place(cg *c, const ir_value *acc, const ir_type *ct)
+{
+	if (acc->def || !acc->block || !acc->block->parent || acc->block->parent->code != IR_OP_FOR)
+		return false;
+	if (acc->type->elem != ct || !tile_of(c, acc)->buf || tile_of(c, acc)->shift)
+		return false;
+	return (intptr_t)ir_ptrmap_get(&c->uses, acc) == 1;
+}
+
+/* Whether v is a splat of the constant zero (tl.zeros), so the dot starts from zeros
+ * instead of reading a buffer of them. */
+static bool is_zero_tile(const ir_value *v)
+{
+	const ir_op *d = v->def;
+	if (!d || d->code != IR_OP_CONSTANT || !is_tile(v->type))
+		return false;
+	const ir_attr *a = ir_op_attr(d, "value");
+	if (!a)
+		return false;
+	return (a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0 && !signbit(a->f));
+}
+
+/* Whether every element of mask m holds, as an i1; a broadcast, reshape or expand_dims
+ * is looked through, so a mask along one axis costs that axis. */
+static LLVMValueRef all_true(cg *c, const ir_value *m)
+{
+	while (is_tile(m->type) && m->def &&
+	       (m->def->code == IR_OP_BROADCAST || m->def->code == IR_OP_EXPAND_DIMS || m->def->code == IR_OP_RESHAPE ||
+		m->def->code == IR_OP_SPLAT))
+		m = m->def->operands[0];
+	if (!is_tile(m->type))
+		return get(c, m);
+	LLVMValueRef flag = cpu_alloca(c, c->t_i8, "all");
+	LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), flag);
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(m->type));
+	LLVMValueRef x = LLVMBuildZExt(c->b, elem(c, m, i), c->t_i8, "");
+	LLVMBuildStore(c->b, LLVMBuildAnd(c->b, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), x, ""), flag);
+	loop_close(c, &l);
+	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
+}
+
+/* Fills rows[r] with the address of run r of the buffer buf (elements of type e, runs of
+ * `run` elements one after another, nruns in all). */
+static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_type *e, int64_t nruns, int64_t run)
+{
+	cgloop l;
+	LLVMValueRef r = loop_open(c, &l, nruns);
+	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+	LLVMBuildStore(c->b, elem_ptr(c, buf, e, off), LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+	loop_close(c, &l);
+}
+
+/* An array of the addresses of the rows of dot operand `which` (0: A, 1: B; the batches'
+ * rows one after another), whose elements have type *etype: the compute type ct, or for B
+ * any type cpu_dot_packs_from converts. When the operand is a load that the dot performs
+ * (dot_reads_load) of the right type, the rows are where the load reads them if its mask
+ * holds everywhere, and a buffer the load is performed into if not; other operands are
+ * buffers (converted to ct when need be). */
+static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *ct, const ir_type **etype,
+			     bool *from_memory, int64_t *run_out)
+{
+	*from_memory = false;
+	const ir_value *v = op->operands[which];
+	const ir_type *t = v->type;
+	int64_t cols = t->shape[t->rank - 1], nrows = numel(t) / cols;
+	tv *tt = tile_of(c, v);
+	const ir_op *ld = !tt->buf && tt->op && tt->op->code == IR_OP_LOAD && dot_reads_load(c, tt->op) ? tt->op : NULL;
+	bool as_is = t->elem == ct || (which == 1 && cpu_dot_packs_from(c, t->elem, ct));
+	if (ld && !as_is) {
+		/* performed here into a buffer, then converted */
+		tt->buf = alloc_tile(c, t);
+		load_runs(c, ld, tt->buf);
+		ld = NULL;
+	}
+	/* B's rows may come in runs of consecutive addresses shorter than a row */
+	int64_t run = ld && which == 1 ? contiguous_run(c, ld->operands[0]) : cols;
+	*run_out = run;
+	LLVMValueRef rows = cpu_alloca(c, LLVMArrayType2(c->t_ptr, (uint64_t)(nrows * (cols / run))), "rows");
+	if (!ld) {
+		LLVMValueRef buf;
+		if (as_is && tt->buf && !tt->shift) {
+			buf = tt->buf;
+			*etype = t->elem;
+		} else {
+			buf = to_compute(c, op, v, ct);
+			*etype = ct;
+		}
+		rows_of_buffer(c, rows, buf, *etype, nrows, cols);
+		return rows;
+	}
+	*etype = t->elem;
+	*from_memory = true;
+	const ir_value *m = ld->noperands > 1 ? ld->operands[1] : NULL;
+	LLVMBasicBlockRef slow = NULL, join = NULL;
+	if (m) {
+		LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.inplace");
+		slow = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.masked");
+		join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "dot.rows");
+		LLVMBuildCondBr(c->b, all_true(c, m), fast, slow);
+		LLVMPositionBuilderAtEnd(c->b, fast);
+	}
+	/* A's rows are copied (without the mask) into one buffer: the micro-kernel reads each
+	 * of them once per panel of B, and rows a page apart in memory would all fall into the
+	 * same few cache sets; B's rows are read once, by the packing */
+	LLVMValueRef buf = alloc_tile(c, t);
+	cgloop l;
+	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
+	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+	LLVMValueRef p = elem(c, ld->operands[0], off);
+	if (which == 0) {
+		/* the next block of a K loop usually continues these rows: fetch it into L2 */
+		int64_t bytes = cols * ir_type_bits(t->elem) / 8;
+		for (int64_t o = 0; o < bytes; o += 64)
+			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){cg_i64(c, bytes + o)}, 1, ""));
+		LLVMValueRef dst = elem_ptr(c, buf, t->elem, off);
+		LLVMBuildMemCpy(c->b, dst, (unsigned)ir_type_bits(t->elem) / 8, p, (unsigned)ir_type_bits(t->elem) / 8,
+				cg_i64(c, cols * ir_type_bits(t->elem) / 8));
+		p = dst;
+	}
+	LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+	loop_close(c, &l);
+	if (m) {
+		LLVMBuildBr(c->b, join);
+		LLVMPositionBuilderAtEnd(c->b, slow);
+		load_runs(c, ld, buf);
+		rows_of_buffer(c, rows, buf, t->elem, nrows * (cols / run), run);
+		LLVMBuildBr(c->b, join);
+		LLVMPositionBuilderAtEnd(c->b, join);
+	}
+	return rows;
+}
+
 static void lower_dot(cg *c, const ir_op *op)
 {
 	const ir_type *at = op->operands[0]->type;
 	const ir_type *rt = op->results[0].type;
 	ir_context *ctx = c->f->module->ctx;
-	bool batched = rt->rank == 3;
-	int64_t B = batched ? rt->shape[0] : 1;
-	int64_t M = rt->shape[rt->rank - 2], N = rt->shape[rt->rank - 1], K = at->shape[at->rank - 1];
 	const ir_type *re = rt->elem;
 	const ir_type *ct = ir_type_is_float(re) ? ir_type_scalar(ctx, re->kind == IR_F64 ? IR_F64 : IR_F32)
 						 : ir_type_scalar(ctx, IR_I32);
-	bool fl = ir_type_is_float(ct);
-	LLVMValueRef A = to_compute(c, op, op->operands[0], ct);
-	LLVMValueRef Bm = to_compute(c, op, op->operands[1], ct);
-	LLVMValueRef C = to_compute(c, op, op->operands[2], ct);
+	cpu_dot d = {.ct = ct, .batch = rt->rank == 3 ? rt->shape[0] : 1, .m = rt->shape[rt->rank - 2],
+		     .n = rt->shape[rt->rank - 1], .k = at->shape[at->rank - 1]};
+	const ir_type *ae;
+	bool a_mem;
+	int64_t a_run;
+	d.a_rows = dot_rows(c, op, 0, ct, &ae, &a_mem, &a_run);
+	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run);
+	const ir_value *acc = op->operands[2];
 	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);
-	LLVMValueRef out = alloc_tile(c, outt);
-	copy_tile(c, out, C, outt);
-
-	LLVMTypeRef st = cg_scalar_type(c, ct);
-	int ebytes = ir_type_bits(ct) / 8;
-	int64_t vw = c->vec_bytes / ebytes;
-	if (vw > N)
-		vw = N;
-	if (vw < 1)
-		vw = 1;
-	/* the register tile: mr rows of nv vectors. 16 accumulators (4 x 4) on AVX-512's 32
-	 * registers, 8 (4 x 2) on AVX2 and RVV's fixed-length lowering; per k it loads nv
-	 * vectors of B and broadcasts mr values of A for mr * nv FMAs */
-	int64_t nv = c->vec_bytes >= 64 ? 4 : 2;
-	while (nv > 1 && N % (vw * nv))
-		nv /= 2;
-	int64_t mr = M >= 4 ? 4 : M;
-	LLVMTypeRef vt = LLVMVectorType(st, (unsigned)vw);
-	LLVMTypeRef fmaty = NULL;
-	LLVMValueRef fmaf = fl ? cg_intrinsic(c, "llvm.fma", &vt, 1, &fmaty) : NULL;
-
-	cgloop lb, lm, ln, lk;
-	LLVMValueRef bi = loop_open(c, &lb, B);
-	LLVMValueRef aoff = LLVMBuildMul(c->b, bi, cg_i64(c, M * K), "");
-	LLVMValueRef boff = LLVMBuildMul(c->b, bi, cg_i64(c, K * N), "");
-	LLVMValueRef coff = LLVMBuildMul(c->b, bi, cg_i64(c, M * N), "");
-	LLVMValueRef m0 = LLVMBuildMul(c->b, loop_open(c, &lm, M / mr), cg_i64(c, mr), "");
-	LLVMValueRef n0 = LLVMBuildMul(c->b, loop_open(c, &ln, N / (vw * nv)), cg_i64(c, vw * nv), "");
-	LLVMValueRef accp[4][4], acc0[4][4];
-	for (int r = 0; r < mr; r++)
-		for (int v = 0; v < nv; v++) {
-			LLVMValueRef idx = LLVMBuildAdd(c->b, coff,
-							LLVMBuildAdd(c->b, LLVMBuildMul(c->b, LLVMBuildAdd(c->b, m0, cg_i64(c, r), ""), cg_i64(c, N), ""),
-								     LLVMBuildAdd(c->b, n0, cg_i64(c, v * vw), ""), ""), "");
-			accp[r][v] = LLVMBuildGEP2(c->b, st, out, &idx, 1, "");
-			acc0[r][v] = LLVMBuildLoad2(c->b, vt, accp[r][v], "");
-			LLVMSetAlignment(acc0[r][v], (unsigned)ebytes);
-		}
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-	LLVMValueRef k = loop_open(c, &lk, K);
-	LLVMValueRef phi[4][4];
-	LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
-	LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
-	for (int r = 0; r < mr; r++)
-		for (int v = 0; v < nv; v++) {
-			phi[r][v] = LLVMBuildPhi(c->b, vt, "acc");
-			LLVMAddIncoming(phi[r][v], &acc0[r][v], &pre, 1);
-		}
-	LLVMPositionBuilderAtEnd(c->b, body);
-	LLVMValueRef bv[4];
-	for (int v = 0; v < nv; v++) {
-		LLVMValueRef idx = LLVMBuildAdd(c->b, boff,
-						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, k, cg_i64(c, N), ""),
-							     LLVMBuildAdd(c->b, n0, cg_i64(c, v * vw), ""), ""), "");
-		bv[v] = LLVMBuildLoad2(c->b, vt, LLVMBuildGEP2(c->b, st, Bm, &idx, 1, ""), "");
-		LLVMSetAlignment(bv[v], (unsigned)ebytes);
+	if (dot_in_place(c, acc, ct)) {
+		d.out = d.acc = tile_of(c, acc)->buf;
+	} else {
+		d.acc = is_zero_tile(acc) ? NULL : to_compute(c, op, acc, ct);
+		d.out = alloc_tile(c, outt);
 	}
-	LLVMValueRef nacc[4][4];
-	for (int r = 0; r < mr; r++) {
-		LLVMValueRef idx = LLVMBuildAdd(c->b, aoff,
-						LLVMBuildAdd(c->b, LLVMBuildMul(c->b, LLVMBuildAdd(c->b, m0, cg_i64(c, r), ""), cg_i64(c, K), ""), k, ""), "");
-		LLVMValueRef a = LLVMBuildLoad2(c->b, st, LLVMBuildGEP2(c->b, st, A, &idx, 1, ""), "");
-		LLVMValueRef av = LLVMBuildInsertElement(c->b, LLVMGetPoison(vt), a, cg_i32(c, 0), "");
-		av = LLVMBuildShuffleVector(c->b, av, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(c->t_i32, (unsigned)vw)), "");
-		for (int v = 0; v < nv; v++) {
-			if (fl) {
-				LLVMValueRef args[3] = {av, bv[v], phi[r][v]};
-				nacc[r][v] = LLVMBuildCall2(c->b, fmaty, fmaf, args, 3, "");
-			} else {
-				nacc[r][v] = LLVMBuildAdd(c->b, phi[r][v], LLVMBuildMul(c->b, av, bv[v], ""), "");
-			}
-		}
-	}
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
-	for (int r = 0; r < mr; r++)
-		for (int v = 0; v < nv; v++)
-			LLVMAddIncoming(phi[r][v], &nacc[r][v], &latch, 1);
-	loop_close(c, &lk);
-	for (int r = 0; r < mr; r++)
-		for (int v = 0; v < nv; v++) {
-			LLVMValueRef s = LLVMBuildStore(c->b, phi[r][v], accp[r][v]);
-			LLVMSetAlignment(s, (unsigned)ebytes);
-		}
-	loop_close(c, &ln);
-	loop_close(c, &lm);
-	loop_close(c, &lb);
+	cpu_dot_lower(c, &d);
+	LLVMValueRef out = d.out;
 	if (re != ct) {
+		bool fl = ir_type_is_float(ct);
 		LLVMValueRef fin = alloc_tile(c, rt);
 		cgloop l;
 		LLVMValueRef i = loop_open(c, &l, numel(rt));
@@ -1213,13 +1251,14 @@ static void lower_dot(cg *c, const ir_op *op)
 
 /* ---- structured control flow ------------------------------------------------------------- */
 
-/* Copies yielded values into destination buffers as one parallel assignment. */
+/* Copies yielded values into destination buffers as one parallel assignment (dst[k] NULL:
+ * slot k is not copied). */
 static void yield_into(cg *c, const ir_op *y, LLVMValueRef *dst, const ir_type *const *types, int n)
 {
 	LLVMValueRef tmp[256];
 	for (int k = 0; k < n; k++) {
 		tmp[k] = NULL;
-		if (!is_tile(types[k]))
+		if (!is_tile(types[k]) || !dst[k])
 			continue;
 		LLVMValueRef src = get(c, y->operands[k]);
 		for (int j = 0; j < n; j++)
@@ -1229,8 +1268,35 @@ static void yield_into(cg *c, const ir_op *y, LLVMValueRef *dst, const ir_type *
 			}
 	}
 	for (int k = 0; k < n; k++)
-		if (is_tile(types[k]))
+		if (is_tile(types[k]) && dst[k])
 			copy_tile(c, dst[k], tmp[k] ? tmp[k] : get(c, y->operands[k]), types[k]);
+}
+
+/* The step of a pointer tile that a `for` advances uniformly: when slot k of the loop body's
+ * yield y is `addptr(arg, splat(s))` or `addptr(arg, constant)` of the slot's own argument,
+ * the op that gives the step (the splat or the constant), else NULL. Such a tile is carried
+ * as its initial buffer and a scalar offset (tv.shift), so the loop never rewrites it. */
+static const ir_op *uniform_step(const ir_block *body, const ir_op *y, int k)
+{
+	const ir_value *v = y->operands[k];
+	if (!is_tile(v->type) || v->type->elem->kind != IR_PTR || !v->def || v->def->code != IR_OP_ADDPTR)
+		return NULL;
+	if (v->def->operands[0] != body->args[1 + k])
+		return NULL;
+	const ir_op *s = v->def->operands[1]->def;
+	if (!s || (s->code != IR_OP_SPLAT && s->code != IR_OP_CONSTANT))
+		return NULL;
+	return s;
+}
+
+/* The scalar value of step op s (uniform_step) as an i64 element count. */
+static LLVMValueRef step_value(cg *c, const ir_op *s)
+{
+	const ir_type *et = s->results[0].type->elem;
+	LLVMValueRef x = s->code == IR_OP_SPLAT ? get(c, s->operands[0]) : cg_const_value(c, s, et);
+	if (LLVMTypeOf(x) == c->t_i64)
+		return x;
+	return ir_type_is_signed(et) ? LLVMBuildSExt(c->b, x, c->t_i64, "") : LLVMBuildZExt(c->b, x, c->t_i64, "");
 }
 
 static void lower_for(cg *c, const ir_op *op)
@@ -1240,10 +1306,22 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMValueRef lb = get(c, op->operands[0]), ub = get(c, op->operands[1]), step = get(c, op->operands[2]);
 	const ir_type *it = op->operands[0]->type;
 	bool sgn = ir_type_is_signed(it);
-	LLVMValueRef carry[256];
+	LLVMValueRef carry[256], shift0[256], shift[256];
 	const ir_type *types[256];
+	const ir_op *y = cg_terminator(body);
+	const ir_op *steps[256];
 	for (int k = 0; k < n; k++) {
 		types[k] = op->results[k].type;
+		steps[k] = y ? uniform_step(body, y, k) : NULL;
+		if (steps[k]) {
+			/* values are immutable and this buffer is never written: no copy */
+			tv *it = tile_of(c, op->operands[3 + k]);
+			carry[k] = get(c, op->operands[3 + k]);
+			shift0[k] = it->buf && it->shift ? it->shift : cg_i64(c, 0);
+			if (it->buf && it->shift)
+				carry[k] = it->buf;
+			continue;
+		}
 		LLVMValueRef init = get(c, op->operands[3 + k]);
 		if (is_tile(types[k])) {
 			carry[k] = alloc_tile(c, types[k]);
@@ -1265,15 +1343,26 @@ static void lower_for(cg *c, const ir_op *op)
 		if (!is_tile(types[k])) {
 			phis[k] = LLVMBuildPhi(c->b, cg_scalar_type(c, types[k]), "");
 			LLVMAddIncoming(phis[k], &carry[k], &pre, 1);
+		} else if (steps[k]) {
+			shift[k] = LLVMBuildPhi(c->b, c->t_i64, "shift");
+			LLVMAddIncoming(shift[k], &shift0[k], &pre, 1);
 		}
 	LLVMBuildCondBr(c->b, cg_range_cond(c, iv, ub, step, sgn), bb, done);
 	LLVMPositionBuilderAtEnd(c->b, bb);
 	set(c, body->args[0], iv);
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		set(c, body->args[1 + k], is_tile(types[k]) ? carry[k] : phis[k]);
+		if (steps[k])
+			tile_of(c, body->args[1 + k])->shift = shift[k];
+	}
 	lower_block(c, body);
-	const ir_op *y = cg_terminator(body);
-	yield_into(c, y, carry, types, n);
+	LLVMValueRef dst[256], nshift[256];
+	for (int k = 0; k < n; k++) {
+		dst[k] = steps[k] ? NULL : carry[k];
+		if (steps[k])
+			nshift[k] = LLVMBuildAdd(c->b, shift[k], step_value(c, steps[k]), "");
+	}
+	yield_into(c, y, dst, types, n);
 	LLVMValueRef next = LLVMBuildAdd(c->b, iv, step, "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 	LLVMAddIncoming(iv, &next, &latch, 1);
@@ -1281,11 +1370,16 @@ static void lower_for(cg *c, const ir_op *op)
 		if (!is_tile(types[k])) {
 			LLVMValueRef v = get(c, y->operands[k]);
 			LLVMAddIncoming(phis[k], &v, &latch, 1);
+		} else if (steps[k]) {
+			LLVMAddIncoming(shift[k], &nshift[k], &latch, 1);
 		}
 	LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, done);
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		set(c, &op->results[k], is_tile(types[k]) ? carry[k] : phis[k]);
+		if (steps[k])
+			tile_of(c, &op->results[k])->shift = shift[k];
+	}
 }
 
 static void lower_if(cg *c, const ir_op *op)

@@ -2,8 +2,8 @@
  * 2-D grid, for fp32 with input_precision="ieee" and with the default precision, fp16 and
  * bf16 inputs with fp32 accumulation (on NVIDIA, block shapes that take the tensor-core
  * path with several warp splits, and wgmma variants compiled for sm_90a), fp16 out_dtype, and int8 inputs with exact int32
- * accumulation; and batched (3-D) dots. References in double (int64 for int8); tolerances
- * scale with K. */
+ * accumulation; batched (3-D) dots; and the bench matmul's loop (test_mm). References in
+ * double (int64 for int8); tolerances scale with K. */
 #include "e2e.h"
 
 #include <math.h>
@@ -94,6 +94,48 @@ static void test_bdot(int NB, int M, int N, int K, uint64_t seed)
 	e2e_end();
 }
 
+/* The bench matmul's loop (kernels/dot.py, mm): C = C0 + A @ B with pointer tiles advanced
+ * by the loop, rows and columns wrapped with %, only K masked (on CPUs: B packed from runs of
+ * 16 addresses, the masked K block through a buffer), leading dimensions padded by 3 so that
+ * no row starts aligned. Output in fp32 or (mm_fp16) fp16. */
+static void test_mm(const char *name, e2e_dtype in, e2e_dtype out, int M, int N, int K, uint64_t seed)
+{
+	e2e_begin("%s M=%d N=%d K=%d", name, M, N, K);
+	tilert_kernel *k = e2e_kernel(name, "mm");
+	e2e_rng r = e2e_rng_new(seed);
+	int lda = K + 3, ldb = N + 3, ldc = N + 3, isz = e2e_dtype_size(in), osz = e2e_dtype_size(out);
+	void *a = e2e_alloc((size_t)M * lda * isz), *b = e2e_alloc((size_t)K * ldb * isz);
+	float *c0 = e2e_alloc((size_t)M * ldc * 4);
+	void *c = e2e_alloc((size_t)M * ldc * osz);
+	for (size_t i = 0; i < (size_t)M * lda; i++)
+		e2e_setf(a, i, in, e2e_uniform(&r, -1, 1));
+	for (size_t i = 0; i < (size_t)K * ldb; i++)
+		e2e_setf(b, i, in, e2e_uniform(&r, -1, 1));
+	for (size_t i = 0; i < (size_t)M * ldc; i++)
+		c0[i] = (float)e2e_uniform(&r, -1, 1);
+	/* the reference at every element of c, the padding included (kept poisoned there) */
+	double *w = malloc((size_t)M * ldc * sizeof(double));
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < ldc; j++) {
+			double s = c0[(size_t)i * ldc + j];
+			for (int p = 0; p < K && j < N; p++)
+				s += e2e_getf(a, (size_t)i * lda + p, in) * e2e_getf(b, (size_t)p * ldb + j, in);
+			w[(size_t)i * ldc + j] = j < N ? s : NAN;
+		}
+	if (out == E2E_F16)
+		e2e_poison_f16(c, (size_t)M * ldc);
+	else
+		e2e_poison_f32(c, (size_t)M * ldc);
+	void *args[] = {&a, &b, &c0, &c, &M, &N, &K, &lda, &ldb, &ldc};
+	int bm = !strcmp(name, "mm_fp32") ? 64 : !strcmp(name, "mm_fp16") ? 32 : 16;
+	int bn = !strcmp(name, "mm_bf16") ? 32 : 64;
+	e2e_tol tol = out == E2E_F16 ? (e2e_tol){K * 2e-6 + 2e-3, 1e-3} : (e2e_tol){K * 2e-6, 1e-5};
+	if (!e2e_launch(k, (unsigned)((M + bm - 1) / bm), (unsigned)((N + bn - 1) / bn), 1, args, 10))
+		e2e_cmp("c", c, out, w, NULL, (size_t)M * ldc, tol);
+	free(w);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -123,5 +165,14 @@ int main(int argc, char **argv)
 	static const int bsizes[][4] = {{1, 16, 16, 16}, {3, 13, 7, 11}, {5, 1, 16, 5}, {2, 16, 1, 1}};
 	for (size_t j = 0; j < E2E_ARRAY_SIZE(bsizes); j++)
 		E2E_RUN(test_bdot(bsizes[j][0], bsizes[j][1], bsizes[j][2], bsizes[j][3], 12000 + j));
+	static const struct {
+		const char *name;
+		e2e_dtype in, out;
+	} mms[] = {{"mm_fp32", E2E_F32, E2E_F32}, {"mm_fp16", E2E_F16, E2E_F16}, {"mm_bf16", E2E_BF16, E2E_F32}};
+	static const int msizes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 17, 45}, {128, 128, 128}, {150, 263, 97}, {61, 67, 200}};
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(mms); i++)
+		for (size_t j = 0; j < E2E_ARRAY_SIZE(msizes); j++)
+			E2E_RUN(test_mm(mms[i].name, mms[i].in, mms[i].out, msizes[j][0], msizes[j][1], msizes[j][2],
+					13000 + 10 * i + j));
 	return e2e_finish();
 }

@@ -157,6 +157,12 @@ e2e_kernel(dot dot_bf16_wgmma_w8n dot.py dot "*bf16, *bf16, *fp32, *fp32, i32, i
 e2e_kernel(dot dot_fp16_wgmma_n32 dot.py dot "*fp16, *fp16, *fp32, *fp32, i32, i32, i32, 64, 32, 64, fp32, 0, 0"
            GPU_ARCH=sm_90a)
 e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2, 16, 16, 16")
+# the bench matmul's loop (kernels/dot.py, mm): pointer tiles advanced by the loop, wrapped
+# rows and columns, K masked, an accumulator in; fp32, fp16 and bf16 in, fp32 or fp16 out
+#   mm(a, b, c0, c, M, N, K, stride_am, stride_bk, stride_cm, BM, BN, BK, OUT_T)
+e2e_kernel(dot mm_fp32 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 64, 64, 32, fp32")
+e2e_kernel(dot mm_fp16 dot.py mm "*fp16, *fp16, *fp32, *fp16, i32, i32, i32, i32, i32, i32, 32, 64, 32, fp16")
+e2e_kernel(dot mm_bf16 dot.py mm "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 16, 32, 16, fp32")
 
 # ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync, wgmma on sm_90a
 # for tf32 and int8; FMA on the CPUs,

@@ -1,0 +1,167 @@
+/* matmul.c: tilecc's bench matmul (bench/kernels/matmul.py, fp32, 128x128x64 blocks,
+ * GROUP_M 8) against OpenBLAS's cblas_sgemm, in one process, on the same inputs, at n^3
+ * for each n given (default 1024 and 2048). tilecc runs on libtilert's pool with 1 and 2
+ * threads, OpenBLAS with 1 thread (the ratio's reference) and 2. Each result is checked
+ * against OpenBLAS's before it is timed. Rounds interleave the contestants (tilecc 1t,
+ * OpenBLAS 1t, tilecc 2t, OpenBLAS 2t, ...) so that the load of a shared machine falls on
+ * all of them alike; every figure is the median over the rounds.
+ *
+ * OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, when set, make OpenBLAS choose its kernel from
+ * them rather than from the CPU; OpenBLAS reads them when it is loaded, so the program
+ * removes them and executes itself again before anything else, then prints the kernel
+ * OpenBLAS chose (openblas_get_corename()).
+ *
+ *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh) */
+#define _GNU_SOURCE
+#include <cblas.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tilecc/tilert.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *t, int n)
+{
+	qsort(t, (size_t)n, sizeof t[0], cmp_d);
+	return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static float frand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (float)((rng >> 11) * (1.0 / 9007199254740992.0)) * 2.0f - 1.0f;
+}
+
+typedef struct {
+	tilert_kernel *k;
+	float *a, *b, *c;
+	int32_t n;
+} mm;
+
+enum { BM = 128, BN = 128 };
+
+static void run_tilecc(mm *m)
+{
+	int32_t n = m->n, one = 1;
+	void *args[12] = {&m->a, &m->b, &m->c, &n, &n, &n, &n, &one, &n, &one, &n, &one};
+	uint32_t g = (uint32_t)(((n + BM - 1) / BM) * ((n + BN - 1) / BN));
+	if (tilert_launch(m->k, NULL, (tilert_grid){g, 1, 1}, args, 12)) {
+		fprintf(stderr, "matmul: launch: %s\n", tilert_last_error());
+		exit(1);
+	}
+}
+
+static void run_blas(mm *m)
+{
+	int n = m->n;
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, m->a, n, m->b, n, 0.0f, m->c, n);
+}
+
+/* Seconds of one call. */
+static double time1(mm *m, int tilecc, int threads)
+{
+	if (tilecc)
+		tilert_set_num_threads((unsigned)threads);
+	else
+		openblas_set_num_threads(threads);
+	double s = now();
+	if (tilecc)
+		run_tilecc(m);
+	else
+		run_blas(m);
+	return now() - s;
+}
+
+int main(int argc, char **argv)
+{
+	if (getenv("OPENBLAS_CORETYPE") || getenv("OPENBLAS_L2_SIZE")) {
+		unsetenv("OPENBLAS_CORETYPE");
+		unsetenv("OPENBLAS_L2_SIZE");
+		execv("/proc/self/exe", argv);
+		perror("matmul: execv");
+		return 1;
+	}
+	const char *dir = argc > 1 ? argv[1] : ".";
+	int rounds = argc > 2 ? atoi(argv[2]) : 7;
+	if (rounds < 1 || rounds > 64)
+		rounds = 7;
+	int sizes[16] = {1024, 2048}, nsizes = 2;
+	if (argc > 3) {
+		nsizes = 0;
+		for (int i = 3; i < argc && nsizes < 16; i++)
+			sizes[nsizes++] = atoi(argv[i]);
+	}
+	char path[512];
+	snprintf(path, sizeof path, "%s/matmul.so", dir);
+	tilert_module *mod;
+	tilert_kernel *k;
+	if (tilert_module_load_file(path, &mod) || tilert_module_get_kernel(mod, "matmul", &k)) {
+		fprintf(stderr, "matmul: %s: %s\n", path, tilert_last_error());
+		return 1;
+	}
+	printf("OpenBLAS: %s, core %s\n", openblas_get_config(), openblas_get_corename());
+	printf("median of %d interleaved rounds after a warm-up; GFLOP/s\n\n", rounds);
+	printf("| size        | tilecc 1t | OpenBLAS 1t | ratio 1t | tilecc 2t | OpenBLAS 2t | tilecc 2t/1t |\n");
+	printf("|-------------|-----------|-------------|----------|-----------|-------------|--------------|\n");
+	for (int s = 0; s < nsizes; s++) {
+		mm m = {k, NULL, NULL, NULL, sizes[s]};
+		size_t n = (size_t)m.n * m.n;
+		m.a = malloc(n * 4), m.b = malloc(n * 4), m.c = malloc(n * 4);
+		float *ref = malloc(n * 4);
+		if (!m.a || !m.b || !m.c || !ref)
+			return 1;
+		for (size_t i = 0; i < n; i++)
+			m.a[i] = frand(), m.b[i] = frand();
+		openblas_set_num_threads(1);
+		run_blas(&m);
+		memcpy(ref, m.c, n * 4);
+		for (int th = 1; th <= 2; th++) {
+			memset(m.c, 0xff, n * 4);
+			tilert_set_num_threads((unsigned)th);
+			run_tilecc(&m);
+			for (size_t i = 0; i < n; i++)
+				if (!(fabsf(m.c[i] - ref[i]) <= 1e-3f * (1.0f + fabsf(ref[i])))) {
+					fprintf(stderr, "matmul: n=%d, %d thread(s): mismatch at %zu: %g vs %g\n", m.n, th, i,
+						m.c[i], ref[i]);
+					return 1;
+				}
+		}
+		/* columns: tilecc 1t, OpenBLAS 1t, tilecc 2t, OpenBLAS 2t */
+		double t[4][64];
+		for (int c = 0; c < 4; c++)
+			time1(&m, c % 2 == 0, 1 + c / 2); /* warm-up */
+		for (int r = 0; r < rounds; r++)
+			for (int c = 0; c < 4; c++)
+				t[c][r] = time1(&m, c % 2 == 0, 1 + c / 2);
+		double flops = 2.0 * m.n * m.n * m.n, g[4];
+		for (int c = 0; c < 4; c++)
+			g[c] = flops / median(t[c], rounds) / 1e9;
+		char label[32];
+		snprintf(label, sizeof label, "%d^3 fp32", m.n);
+		printf("| %-11s | %9.1f | %11.1f | %7.2fx | %9.1f | %11.1f | %11.2fx |\n", label, g[0], g[1],
+		       g[0] / g[1], g[2], g[3], g[2] / g[0]);
+		fflush(stdout);
+		free(m.a), free(m.b), free(m.c), free(ref);
+	}
+	return 0;
+}

@@ -1,0 +1,296 @@
+/* lower_cpu_dot.c: tl.dot on CPUs, as a register-blocked micro-kernel.
+ *
+ * The product out = acc + A @ B of one program's tiles (buffers, row-major, in the compute
+ * type: f32, f64 or i32) is computed one block of MR rows by NR columns at a time, with the
+ * whole block in vector registers: MR x NV accumulators of VW lanes (NR = NV * VW). For each
+ * k the block loads NV vectors of B's row k and broadcasts MR elements of A's column k, and
+ * does MR * NV fused multiply-adds (vbroadcastss + vfmadd231ps on x86-64); the accumulators
+ * are read from acc before the k loop and written to out after it, once per block.
+ *
+ * B is packed first, one column panel of NR columns at a time: its K rows of NR elements
+ * copied into a contiguous scratch buffer (converted from fp16/bf16 to fp32 on the way), so
+ * that the micro-kernel walks one sequential stream of B for every block of rows of the
+ * panel instead of rows N elements apart (which fall into a few cache sets and evict each
+ * other). A's rows are used in place: each block reads MR short sequential streams.
+ *
+ * The block shape is chosen from the target's vectors (the backend's c->vec_bytes, from
+ * -mcpu/-mattr) so that the accumulators, NV vectors of B and a broadcast fit the register
+ * file without spilling:
+ *
+ *   target                 VW (f32)  registers  MR x NV   accumulators
+ *   x86-64 AVX2 (and AVX)   8        16         6 x 2     12
+ *   x86-64 AVX-512          16       32         8 x 2     16
+ *   riscv64 RVV (256-bit)   8        16 groups  4 x 2      8
+ *   (NV = 1 when N fits one vector: MR doubles)
+ *
+ * Rows left over (M % MR) get a block of fewer rows, columns left over (N % NR) a panel of
+ * narrower vectors (a last vector of any width: LLVM splits it into legal pieces). */
+#include <string.h>
+
+#include "codegen/lower_cpu.h"
+
+enum { MAX_MR = 16, MAX_NV = 4 };
+
+/* A panel of columns: nv vectors of w[v] lanes each, nr columns in all. */
+typedef struct panel {
+	int nv;
+	int w[MAX_NV];
+	int64_t nr;
+} panel;
+
+static bool is_riscv(cg *c)
+{
+	return strncmp(LLVMGetTarget(c->mod), "riscv", 5) == 0;
+}
+
+bool cpu_dot_packs_from(cg *c, const ir_type *e, const ir_type *ct)
+{
+	if (e == ct)
+		return true;
+	if (ct->kind != IR_F32)
+		return false;
+	return e->kind == IR_BF16 || (e->kind == IR_F16 && !c->soft_half);
+}
+
+/* VW, MR and NV for the dot's compute type and the target (the table above). */
+static void choose_block(cg *c, const cpu_dot *d, int64_t *vw, int64_t *mr, int *nv)
+{
+	int ebytes = ir_type_bits(d->ct) / 8;
+	*vw = c->vec_bytes / ebytes;
+	if (*vw < 1)
+		*vw = 1;
+	if (*vw > d->n)
+		*vw = d->n;
+	*nv = d->n >= 2 * *vw ? 2 : 1;
+	if (is_riscv(c))
+		*mr = 4;
+	else if (c->vec_bytes >= 64)
+		*mr = 8;
+	else
+		*mr = 6;
+	if (*nv == 1)
+		*mr *= 2;
+	if (*mr > d->m)
+		*mr = d->m;
+}
+
+static LLVMValueRef at(cg *c, LLVMTypeRef st, LLVMValueRef buf, LLVMValueRef idx)
+{
+	return LLVMBuildGEP2(c->b, st, buf, &idx, 1, "");
+}
+
+static LLVMValueRef add(cg *c, LLVMValueRef x, LLVMValueRef y)
+{
+	return LLVMBuildAdd(c->b, x, y, "");
+}
+
+static LLVMValueRef mul(cg *c, LLVMValueRef x, int64_t y)
+{
+	return LLVMBuildMul(c->b, x, cg_i64(c, y), "");
+}
+
+static LLVMValueRef load_vec(cg *c, LLVMTypeRef vt, LLVMValueRef p, unsigned align)
+{
+	LLVMValueRef v = LLVMBuildLoad2(c->b, vt, p, "");
+	LLVMSetAlignment(v, align);
+	return v;
+}
+
+static void store_vec(cg *c, LLVMValueRef v, LLVMValueRef p, unsigned align)
+{
+	LLVMSetAlignment(LLVMBuildStore(c->b, v, p), align);
+}
+
+/* w elements of B (type b_elem) at p as a vector of the compute type. */
+static LLVMValueRef load_b(cg *c, const cpu_dot *d, LLVMValueRef p, int w)
+{
+	LLVMTypeRef ct = cg_scalar_type(c, d->ct);
+	if (d->b_elem == d->ct)
+		return load_vec(c, LLVMVectorType(ct, (unsigned)w), p, (unsigned)ir_type_bits(d->ct) / 8);
+	if (d->b_elem->kind == IR_BF16) {
+		/* bf16 is the high half of an fp32: exact, and the same on every target */
+		LLVMValueRef h = load_vec(c, LLVMVectorType(c->t_i16, (unsigned)w), p, 2);
+		LLVMTypeRef i32v = LLVMVectorType(c->t_i32, (unsigned)w);
+		LLVMValueRef sh[64];
+		for (int i = 0; i < w; i++)
+			sh[i] = cg_i32(c, 16);
+		LLVMValueRef x = LLVMBuildShl(c->b, LLVMBuildZExt(c->b, h, i32v, ""), LLVMConstVector(sh, (unsigned)w), "");
+		return LLVMBuildBitCast(c->b, x, LLVMVectorType(ct, (unsigned)w), "");
+	}
+	LLVMValueRef h = load_vec(c, LLVMVectorType(c->t_f16, (unsigned)w), p, 2);
+	return LLVMBuildFPExt(c->b, h, LLVMVectorType(ct, (unsigned)w), "");
+}
+
+/* The address in row-address array rows of row r. */
+static LLVMValueRef row_addr(cg *c, LLVMValueRef rows, LLVMValueRef r)
+{
+	return LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""), "");
+}
+
+/* Copies the K x nr panel of B at column n0 (B's rows from brow0 on) into bp, row after row,
+ * in the compute type. */
+static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0, LLVMValueRef n0,
+		   const panel *p)
+{
+	LLVMTypeRef st = cg_scalar_type(c, d->ct), bt = cg_mem_type(c, d->b_elem);
+	cgloop lk;
+	LLVMValueRef k = loop_open(c, &lk, d->k);
+	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
+	LLVMValueRef seg0 = mul(c, add(c, brow0, k), per_row);
+	LLVMValueRef dst = mul(c, k, p->nr);
+	LLVMValueRef ahead = NULL;
+	if (d->b_prefetch && d->k > 1) {
+		/* the row K rows further down, at the stride of the first two rows */
+		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, brow0, per_row)), c->t_i64, "");
+		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
+						    c->t_i64, "");
+		ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
+	}
+	int64_t off = 0;
+	for (int v = 0; v < p->nv; v++) {
+		/* the vector lies in one run: runs are whole vectors */
+		LLVMValueRef col = add(c, n0, cg_i64(c, off));
+		LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
+		LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)), LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
+		if (ahead && (off * eb) % 64 == 0)
+			for (int64_t o = 0; o < p->w[v] * eb; o += 64)
+				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
+		LLVMValueRef x = load_b(c, d, src, p->w[v]);
+		store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), (unsigned)ir_type_bits(d->ct) / 8);
+		off += p->w[v];
+	}
+	loop_close(c, &lk);
+}
+
+/* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
+ * zeros), then for each k one vector of B per column vector (bp: the packed panel, K rows of
+ * p->nr elements) and one broadcast of A per row, then the block stored to out. A's rows
+ * start at arow0 of d->a_rows and the accumulators at element coff: they select the batch. */
+static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
+			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
+{
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	unsigned eb = (unsigned)ir_type_bits(d->ct) / 8;
+	bool fl = ir_type_is_float(d->ct);
+	LLVMTypeRef vt[MAX_NV], fmaty[MAX_NV];
+	LLVMValueRef fma[MAX_NV];
+	int64_t voff[MAX_NV], off = 0;
+	for (int v = 0; v < p->nv; v++) {
+		vt[v] = LLVMVectorType(st, (unsigned)p->w[v]);
+		fma[v] = fl ? cg_intrinsic(c, "llvm.fma", &vt[v], 1, &fmaty[v]) : NULL;
+		voff[v] = off;
+		off += p->w[v];
+	}
+	LLVMValueRef accp[MAX_MR][MAX_NV], acc0[MAX_MR][MAX_NV];
+	for (int64_t r = 0; r < mr; r++) {
+		LLVMValueRef row = add(c, coff, add(c, mul(c, add(c, m0, cg_i64(c, r)), d->n), n0));
+		for (int v = 0; v < p->nv; v++) {
+			LLVMValueRef idx = add(c, row, cg_i64(c, voff[v]));
+			accp[r][v] = at(c, st, d->out, idx);
+			acc0[r][v] = d->acc ? load_vec(c, vt[v], at(c, st, d->acc, idx), eb) : LLVMConstNull(vt[v]);
+		}
+	}
+	/* A's rows, each read at column k */
+	LLVMValueRef arow[MAX_MR];
+	for (int64_t r = 0; r < mr; r++)
+		arow[r] = row_addr(c, d->a_rows, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+	cgloop lk;
+	LLVMValueRef k = loop_open(c, &lk, d->k);
+	LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
+	LLVMValueRef phi[MAX_MR][MAX_NV];
+	LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
+	for (int64_t r = 0; r < mr; r++)
+		for (int v = 0; v < p->nv; v++) {
+			phi[r][v] = LLVMBuildPhi(c->b, vt[v], "acc");
+			LLVMAddIncoming(phi[r][v], &acc0[r][v], &pre, 1);
+		}
+	LLVMPositionBuilderAtEnd(c->b, body);
+	LLVMValueRef bv[MAX_NV];
+	LLVMValueRef brow = mul(c, k, p->nr);
+	for (int v = 0; v < p->nv; v++)
+		bv[v] = load_vec(c, vt[v], at(c, st, bp, add(c, brow, cg_i64(c, voff[v]))), eb);
+	LLVMValueRef nacc[MAX_MR][MAX_NV];
+	for (int64_t r = 0; r < mr; r++) {
+		LLVMValueRef a = LLVMBuildLoad2(c->b, st, at(c, st, arow[r], k), "");
+		for (int v = 0; v < p->nv; v++) {
+			LLVMTypeRef mt = LLVMVectorType(c->t_i32, (unsigned)p->w[v]);
+			LLVMValueRef av = LLVMBuildInsertElement(c->b, LLVMGetPoison(vt[v]), a, cg_i32(c, 0), "");
+			av = LLVMBuildShuffleVector(c->b, av, LLVMGetPoison(vt[v]), LLVMConstNull(mt), "");
+			if (fl) {
+				LLVMValueRef args[3] = {av, bv[v], phi[r][v]};
+				nacc[r][v] = LLVMBuildCall2(c->b, fmaty[v], fma[v], args, 3, "");
+			} else {
+				nacc[r][v] = add(c, phi[r][v], LLVMBuildMul(c->b, av, bv[v], ""));
+			}
+		}
+	}
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	for (int64_t r = 0; r < mr; r++)
+		for (int v = 0; v < p->nv; v++)
+			LLVMAddIncoming(phi[r][v], &nacc[r][v], &latch, 1);
+	loop_close(c, &lk);
+	for (int64_t r = 0; r < mr; r++)
+		for (int v = 0; v < p->nv; v++)
+			store_vec(c, phi[r][v], accp[r][v], eb);
+}
+
+/* Every block of rows of one panel: full blocks of mr rows in a loop, then the rows left. */
+static void panel_rows(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef n0,
+		       int64_t mr, const panel *p, LLVMValueRef bp)
+{
+	int64_t full = d->m / mr, rest = d->m % mr;
+	if (full > 0) {
+		cgloop lm;
+		LLVMValueRef m0 = mul(c, loop_open(c, &lm, full), mr);
+		micro_kernel(c, d, arow0, coff, m0, n0, mr, p, bp);
+		loop_close(c, &lm);
+	}
+	if (rest > 0)
+		micro_kernel(c, d, arow0, coff, cg_i64(c, full * mr), n0, rest, p, bp);
+}
+
+/* A panel of nr columns in vectors of vw lanes (the last one narrower when nr is not a
+ * multiple of vw). */
+static panel make_panel(int64_t nr, int64_t vw)
+{
+	panel p = {0};
+	p.nr = nr;
+	for (int64_t left = nr; left > 0; left -= vw)
+		p.w[p.nv++] = (int)(left < vw ? left : vw);
+	return p;
+}
+
+void cpu_dot_lower(cg *c, const cpu_dot *d)
+{
+	if (d->m <= 0 || d->n <= 0)
+		return;
+	int64_t vw, mr;
+	int nv;
+	choose_block(c, d, &vw, &mr, &nv);
+	int64_t nr = vw * nv, full = d->n / nr, rest = d->n % nr;
+	if (c->vec_bytes >= 64 && !is_riscv(c)) {
+		/* keep the 512-bit vectors whole on CPUs that prefer 256 (skylake-avx512) */
+		LLVMAttributeRef at = LLVMCreateStringAttribute(c->ctx, "min-legal-vector-width", 22, "512", 3);
+		LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, at);
+	}
+	panel pf = make_panel(nr, vw), pr = make_panel(rest, vw);
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * nr)), "bpanel");
+	cgloop lb;
+	LLVMValueRef bi = loop_open(c, &lb, d->batch);
+	LLVMValueRef arow0 = mul(c, bi, d->m), brow0 = mul(c, bi, d->k), coff = mul(c, bi, d->m * d->n);
+	if (full > 0) {
+		cgloop ln;
+		LLVMValueRef n0 = mul(c, loop_open(c, &ln, full), nr);
+		pack_b(c, d, bp, brow0, n0, &pf);
+		panel_rows(c, d, arow0, coff, n0, mr, &pf, bp);
+		loop_close(c, &ln);
+	}
+	if (rest > 0) {
+		LLVMValueRef n0 = cg_i64(c, full * nr);
+		pack_b(c, d, bp, brow0, n0, &pr);
+		panel_rows(c, d, arow0, coff, n0, mr, &pr, bp);
+	}
+	loop_close(c, &lb);
+}
