@@ -299,7 +299,7 @@ static void region_op(sema *s, ir_opcode code, int n, ir_value **in, int axis, b
 	if (code == IR_OP_SCAN)
 		ir_op_set_bool(s->ctx, op, "reverse", reverse);
 	ir_block *blk = op->regions[0];
-	ir_value *args[2 * MAXN], *out[MAXN];
+	ir_value *args[2 * MAXN] = {0}, *out[MAXN] = {0};
 	for (int k = 0; k < 2 * n; k++)
 		args[k] = ir_block_add_arg(s->ctx, blk, el[k % n], NULL);
 	ir_builder saved = s->b;
