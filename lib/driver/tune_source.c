@@ -13,17 +13,7 @@
 #include <string.h>
 
 #include "driver/tune.h"
-
-static const char *decorator_name(const ast_expr *d)
-{
-	if (d->kind == AST_CALL && d->call.func)
-		d = d->call.func;
-	if (d->kind == AST_NAME)
-		return d->name;
-	if (d->kind == AST_ATTR)
-		return d->attr.name;
-	return NULL;
-}
+#include "frontend/sema.h"
 
 static const ast_expr *keyword(const ast_expr *call, const char *name)
 {
@@ -51,7 +41,7 @@ static bool read_config(arena *a, diag_engine *d, const ast_expr *e, tune_config
 {
 	memset(c, 0, sizeof *c);
 	c->loc = e->loc;
-	const char *fn = e->kind == AST_CALL ? decorator_name(e) : NULL;
+	const char *fn = e->kind == AST_CALL ? sema_decorator_name(e) : NULL;
 	if (!fn || strcmp(fn, "Config") || e->call.nargs < 1 || e->call.args[0]->kind != AST_DICT) {
 		diag_error(d, e->loc, "this config is not a literal triton.Config({...}, num_warps=N, "
 			   "num_stages=N): give the configs with --configs FILE or --config");
@@ -192,7 +182,7 @@ static tune_expr *read_heuristic(arena *a, diag_engine *d, const char *argname, 
 		return all;
 	}
 	case AST_CALL: {
-		const char *fn = decorator_name(e);
+		const char *fn = sema_decorator_name(e);
 		static const struct {
 			const char *name;
 			tune_op op;
@@ -231,13 +221,13 @@ bool tune_read_decorators(arena *a, diag_engine *d, const ast_func *fn, bool nee
 			  tune_decorators *out)
 {
 	memset(out, 0, sizeof *out);
-	for (int k = 0; k < fn->ndecorators; k++) {
-		const char *dn = decorator_name(fn->decorators[k]);
-		if (dn && !strcmp(dn, "autotune") && fn->decorators[k]->kind == AST_CALL)
-			out->autotune = fn->decorators[k];
-		else if (dn && !strcmp(dn, "heuristics") && fn->decorators[k]->kind == AST_CALL)
-			out->heuristics = fn->decorators[k];
-	}
+	/* the decorators sema reads (sema.h), when they are calls */
+	out->autotune = sema_find_decorator(fn, "autotune");
+	out->heuristics = sema_find_decorator(fn, "heuristics");
+	if (out->autotune && out->autotune->kind != AST_CALL)
+		out->autotune = NULL;
+	if (out->heuristics && out->heuristics->kind != AST_CALL)
+		out->heuristics = NULL;
 	if (out->autotune) {
 		const ast_expr *cl = keyword(out->autotune, "configs");
 		if (!cl && out->autotune->call.nargs > 0)
