@@ -294,7 +294,10 @@ TILERT_API int tilert_variant_select(const tilert_variant *v, size_t n,
 TILERT_API const char *tilert_variant_describe(const tilert_variant *v, char *buf, size_t size);
 /* Selects for the device in use (tilert_device_query), loads the chosen artifact and finds
  * kernel name in it: *mod (freed with tilert_module_unload) and *k (owned by *mod), and the
- * chosen index in *chosen. */
+ * chosen index in *chosen. When the driver refuses the image (TILERT_ERR_FORMAT: no binary
+ * for this GPU, an invalid image), the next candidate of the same device is loaded instead
+ * (an exact cubin, then a same-major cubin, then the PTX); when all are refused, the error
+ * names each. */
 TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char *name,
                                    tilert_module **mod, tilert_kernel **k, size_t *chosen);
 
