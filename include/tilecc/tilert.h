@@ -309,6 +309,14 @@ TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char
 TILERT_API size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t *vals,
                                      size_t nvals);
 
+/* An integer-valued heuristic of a tuned launcher (tilecc --tuning; docs/abi.md,
+ * "Heuristics"), evaluated at launch to value: the index of value in values[0..n), the
+ * values it was compiled for, in *index. Fails with TILERT_ERR_NOT_FOUND when value is not
+ * one of them ("kernel 'k': heuristic BLOCK_N = 2048 was not compiled (BLOCK_N = 128, 1024):
+ * ..."); kernel and heuristic name it in the message. */
+TILERT_API int tilert_heuristic_index(const char *kernel, const char *heuristic, int64_t value,
+                                      const int64_t *values, size_t n, size_t *index);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,7 +87,8 @@ static void write_launch(strbuf *c, const tune_program *p, bool given_grid)
 	for (int i = 0; i < p->nkey; i++)
 		strbuf_printf(c, "%sv[%d]", i ? ", " : "", p->key_param[i]);
 	strbuf_puts(c, "};\n\tint cfg = choose(key);\n\tint vi = variant_for(cfg, v);\n"
-		       "\tif (vi < 0)\n\t\treturn TILERT_ERR_NOT_FOUND;\n");
+		       "\tif (vi < 0) /* -2: a heuristic's value was not compiled (tilert_last_error()) */\n"
+		       "\t\treturn TILERT_ERR_NOT_FOUND;\n");
 	if (!given_grid)
 		strbuf_puts(c, "\ttilert_grid grid;\n\tif (!grid_for(cfg, v, &grid))\n"
 			       "\t\treturn TILERT_ERR_INVALID_ARGUMENT;\n");
@@ -132,9 +133,9 @@ bool tune_write_header(diag_engine *d, strbuf *h, strbuf *c, const char *header_
 	for (int s = 0; s < nv; s++)
 		strbuf_printf(c, "\t{%d, \"%s\"},\n", p->variants[s].config, p->variants[s].label);
 	strbuf_puts(c, "};\n");
-	int nvo = p->nconfig << p->nheur;
-	strbuf_printf(c, "/* [config << %d | heuristic bits]: the variant, -1 for a config no problem "
-			 "chose */\nstatic const int variant_of[%d] = {", p->nheur, nvo);
+	int nvo = p->nconfig * p->ncombo;
+	strbuf_printf(c, "/* [config * %d + heuristics' combination]: the variant, -1 for a config no "
+			 "problem chose */\nstatic const int variant_of[%d] = {", p->ncombo, nvo);
 	for (int i = 0; i < nvo; i++)
 		strbuf_printf(c, "%s%d", i ? ", " : "", p->variant_of[i]);
 	strbuf_puts(c, "};\n\n");

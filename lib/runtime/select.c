@@ -250,3 +250,29 @@ size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t 
 	}
 	return nspec;
 }
+
+/* ---- integer heuristics of tuned launchers ------------------------------------------------- */
+
+int tilert_heuristic_index(const char *kernel, const char *heuristic, int64_t value,
+                           const int64_t *values, size_t n, size_t *index)
+{
+	if (!index || (n && !values))
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_heuristic_index: NULL argument");
+	for (size_t i = 0; i < n; i++)
+		if (values[i] == value) {
+			*index = i;
+			return TILERT_OK;
+		}
+	const char *h = heuristic ? heuristic : "?";
+	char have[300] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < n && len < sizeof have; i++)
+		len += (size_t)snprintf(have + len, sizeof have - len, "%s%lld", i ? ", " : "",
+		                        (long long)values[i]);
+	if (len >= sizeof have)
+		memcpy(have + sizeof have - 4, "...", 4);
+	return tilert_fail(TILERT_ERR_NOT_FOUND, "kernel '%s': heuristic %s = %lld was not compiled "
+	                   "(%s = %s): list the values launches need with tilecc --heuristic "
+	                   "%s=V1,V2,... or a 'heuristic:' line (docs/abi.md, \"Heuristics\")",
+	                   kernel ? kernel : "?", h, (long long)value, h, n ? have : "none", h);
+}
