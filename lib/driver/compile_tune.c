@@ -312,7 +312,9 @@ static bool heuristic_values(compilation *c, tune_program *p, const tune_decorat
 			}
 		}
 	}
-	long combos = 1;
+	long long combos = 1;
+	int most = 0;
+	strbuf counts = {0};
 	for (int i = 0; i < p->nheur; i++) {
 		if (hs[i].integer && !hs[i].nvalues) {
 			diag_error(c->d, hs[i].loc, "no values to compile the heuristic '%s' for: the "
@@ -322,14 +324,18 @@ static bool heuristic_values(compilation *c, tune_program *p, const tune_decorat
 		}
 		if (hs[i].integer)
 			qsort(hs[i].values, (size_t)hs[i].nvalues, sizeof *hs[i].values, cmp_i64);
-		combos *= hs[i].nvalues;
-		if (combos > TUNE_MAX_COMBOS) {
-			diag_error(c->d, hs[i].loc, "the heuristics' values make more than %d variants of "
-				   "each config (this one has %d values): list fewer, or give some "
-				   "heuristics with -D", TUNE_MAX_COMBOS, hs[i].nvalues);
-			return false;
-		}
+		combos *= hs[i].nvalues; /* at most 4 heuristics of fewer than 2^31 values */
+		most = hs[i].nvalues > hs[most].nvalues ? i : most;
+		strbuf_printf(&counts, "%s%s %d", i ? ", " : "", hs[i].name, hs[i].nvalues);
 	}
+	if (combos > TUNE_MAX_COMBOS) {
+		diag_error(c->d, hs[most].loc, "the heuristics' values make %lld variants of each "
+			   "config (%s), more than %d: list fewer values, or give some heuristics "
+			   "with -D", combos, counts.data, TUNE_MAX_COMBOS);
+		strbuf_free(&counts);
+		return false;
+	}
+	strbuf_free(&counts);
 	p->ncombo = (int)combos;
 	return true;
 }
