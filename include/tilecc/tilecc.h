@@ -110,6 +110,10 @@ typedef struct tilecc_options {
 	size_t tuning_len;
 	const char *configs_name, *configs;
 	size_t configs_len;
+	/* heuristics (--heuristic NAME=V1,V2,...): one a line, the values to compile an
+	 * integer-valued @triton.heuristics entry for, besides those the problems reach */
+	const char *heuristics_name, *heuristics;
+	size_t heuristics_len;
 	/* resource limits; 0: the default. A kernel over one is an error at the op that makes
 	 * the tile, naming the option (--max-tile-elems, --max-elems-per-thread). */
 	int64_t max_tile_elems;       /* elements of one tile (default 2^20, as Triton) */

@@ -294,7 +294,10 @@ TILERT_API int tilert_variant_select(const tilert_variant *v, size_t n,
 TILERT_API const char *tilert_variant_describe(const tilert_variant *v, char *buf, size_t size);
 /* Selects for the device in use (tilert_device_query), loads the chosen artifact and finds
  * kernel name in it: *mod (freed with tilert_module_unload) and *k (owned by *mod), and the
- * chosen index in *chosen. */
+ * chosen index in *chosen. When the driver refuses the image (TILERT_ERR_FORMAT: no binary
+ * for this GPU, an invalid image), the next candidate of the same device is loaded instead
+ * (an exact cubin, then a same-major cubin, then the PTX); when all are refused, the error
+ * names each. */
 TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char *name,
                                    tilert_module **mod, tilert_kernel **k, size_t *chosen);
 
@@ -305,6 +308,14 @@ TILERT_API int tilert_variant_load(const tilert_variant *v, size_t n, const char
  * vals[0..nvals), nspec when none does (the generated table ends with an unconditional one). */
 TILERT_API size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t *vals,
                                      size_t nvals);
+
+/* An integer-valued heuristic of a tuned launcher (tilecc --tuning; docs/abi.md,
+ * "Heuristics"), evaluated at launch to value: the index of value in values[0..n), the
+ * values it was compiled for, in *index. Fails with TILERT_ERR_NOT_FOUND when value is not
+ * one of them ("kernel 'k': heuristic BLOCK_N = 2048 was not compiled (BLOCK_N = 128, 1024):
+ * ..."); kernel and heuristic name it in the message. */
+TILERT_API int tilert_heuristic_index(const char *kernel, const char *heuristic, int64_t value,
+                                      const int64_t *values, size_t n, size_t *index);
 
 #ifdef __cplusplus
 }

@@ -3,11 +3,15 @@
  *
  *   tilecc k.py -k NAME -s SIG --target=T --tune spec.txt [--configs FILE] -o tuner.c
  *       every config (the decorator's, or --configs / --config) compiled for T, once per
- *       value of each boolean heuristic; a config that does not compile is skipped with a
- *       warning. The output is the tuner program (tune_emit.c).
+ *       combination of the heuristics' values (False and True for a boolean one; for an
+ *       integer one, those it takes at the spec's problems and those the spec or
+ *       --heuristic lists); a config that does not compile is skipped with a warning. The
+ *       output is the tuner program (tune_emit.c).
  *   tilecc k.py -k NAME -s SIG --target=T1,T2 --tuning tuning.txt -o k.h
  *       the configs the tuning file's problems chose (and its default) compiled for every
- *       target, no device needed; the output is the tuned launcher (header_tune.c). The
+ *       target and combination of the heuristics' values (an integer one's: the tuning
+ *       file's list, --heuristic's, those at its best: lines), no device needed; the
+ *       output is the tuned launcher (header_tune.c). The
  *       file must be for this kernel, signature and -D values (an error otherwise); another
  *       compiler version or kernel source gives a warning (tune again).
  * Both re-enter compile_artifacts with the config's constexprs as -D values and its
@@ -20,7 +24,8 @@
 #include "driver/tune.h"
 #include "frontend/ast.h"
 
-enum { TUNE_MAX_HEURISTICS = 4 };
+/* heuristics evaluated at launch, and variants of one config (combinations of their values) */
+enum { TUNE_MAX_HEURISTICS = 4, TUNE_MAX_COMBOS = 64 };
 
 /* The kernel's function in the file's AST. */
 static const ast_func *find_kernel(compilation *c, const ast_module *m, const char *name)
@@ -51,21 +56,34 @@ static bool same_signature(const char *a, const char *b)
 	}
 }
 
-static const char *heur_label(compilation *c, const tune_program *p, int k, unsigned h)
+/* Heuristic i's value in combination combo, as -D takes it: "True", "False", "1024". */
+static const char *heur_value(compilation *c, const tune_program *p, int i, int combo)
+{
+	int stride = 1;
+	for (int j = 0; j < i; j++)
+		stride *= p->heurs[j].nvalues;
+	const tune_heuristic *h = &p->heurs[i];
+	int digit = combo / stride % h->nvalues;
+	if (!h->integer)
+		return digit ? "True" : "False";
+	return arena_printf(c->a, "%lld", (long long)h->values[digit]);
+}
+
+static const char *heur_label(compilation *c, const tune_program *p, int k, int combo)
 {
 	strbuf b = {0};
 	strbuf_puts(&b, p->configs[k].text);
 	for (int i = 0; i < p->nheur; i++)
-		strbuf_printf(&b, " %s=%s", p->heurs[i].name, h >> i & 1 ? "True" : "False");
+		strbuf_printf(&b, " %s=%s", p->heurs[i].name, heur_value(c, p, i, combo));
 	const char *s = arena_strndup(c->a, b.data ? b.data : "", b.len);
 	strbuf_free(&b);
 	return s;
 }
 
-/* Compiles config k with heuristic values h for the target list into *v; quiet: a failure
- * is returned with its message in *why instead of reported. */
+/* Compiles config k with the heuristics' values of combination h for the target list into
+ * *v; quiet: a failure is returned with its message in *why instead of reported. */
 static int compile_variant(compilation *c, const tilecc_options *base, tune_program *p, int k,
-			   unsigned h, const char *list, bool quiet, tune_variant *v, const char **why)
+			   int h, const char *list, bool quiet, tune_variant *v, const char **why)
 {
 	const tune_config *cf = &p->configs[k];
 	size_t nd = base->num_defines + (size_t)cf->n + (size_t)p->nheur;
@@ -76,7 +94,7 @@ static int compile_variant(compilation *c, const tilecc_options *base, tune_prog
 	for (int i = 0; i < cf->n; i++)
 		defs[n++] = (tilecc_define){cf->names[i], cf->values[i]};
 	for (int i = 0; i < p->nheur; i++)
-		defs[n++] = (tilecc_define){p->heurs[i].name, h >> i & 1 ? "True" : "False"};
+		defs[n++] = (tilecc_define){p->heurs[i].name, heur_value(c, p, i, h)};
 	tilecc_options sub = *base;
 	sub.defines = defs;
 	sub.num_defines = n;
@@ -96,14 +114,249 @@ static int compile_variant(compilation *c, const tilecc_options *base, tune_prog
 		diag_quiet_pop(c->d);
 	} else if (rc) {
 		diag_note(c->d, cf->loc, "while compiling this config (%s)", heur_label(c, p, k, h));
+		for (int i = 0; i < p->nheur; i++)
+			if (p->heurs[i].integer)
+				diag_note(c->d, p->heurs[i].loc, "%s = %s, one of the values compiled for "
+					  "this heuristic", p->heurs[i].name, heur_value(c, p, i, h));
 	}
 	if (rc)
 		return rc;
 	if (!p->f)
 		p->f = c->kernel;
-	*v = (tune_variant){.config = k, .hbits = h, .label = heur_label(c, p, k, h), .arts = arts,
+	*v = (tune_variant){.config = k, .combo = h, .label = heur_label(c, p, k, h), .arts = arts,
 			    .n = na};
 	return 0;
+}
+
+/* ---- the values of integer heuristics -------------------------------------------------- */
+
+/* What a name means while the compiler evaluates a heuristic: the known parameters' values,
+ * the config's constexprs, the heuristics before this one (Triton passes each heuristic the
+ * values of those before it). */
+typedef struct eval_ctx {
+	const tune_program *p;
+	const tune_config *config;
+	int nheur;
+	int n;
+	const char **names;
+	int64_t *values;
+} eval_ctx;
+
+static bool eval_name(void *user, const char *name, int64_t *v)
+{
+	const eval_ctx *x = user;
+	for (int i = 0; i < x->n; i++)
+		if (!strcmp(x->names[i], name)) {
+			*v = x->values[i];
+			return true;
+		}
+	for (int i = 0; x->config && i < x->config->n; i++)
+		if (!strcmp(x->config->names[i], name)) {
+			const char *t = x->config->values[i];
+			*v = !strcmp(t, "True") ? 1 : !strcmp(t, "False") ? 0 : strtoll(t, NULL, 10);
+			return true;
+		}
+	for (int i = 0; i < x->nheur; i++)
+		if (!strcmp(x->p->heurs[i].name, name)) {
+			eval_ctx y = *x;
+			y.nheur = i;
+			const tune_expr *unknown;
+			return tune_eval(x->p->heurs[i].e, eval_name, &y, v, &unknown);
+		}
+	return false;
+}
+
+/* Adds v to heuristic h's values, once. */
+static void add_value(compilation *c, tune_heuristic *h, int *cap, int64_t v)
+{
+	for (int i = 0; i < h->nvalues; i++)
+		if (h->values[i] == v)
+			return;
+	if (h->nvalues == *cap) {
+		int64_t *nv = arena_alloc(c->a, sizeof *nv * (size_t)(*cap ? 2 * *cap : 8));
+		if (h->nvalues)
+			memcpy(nv, h->values, sizeof *nv * (size_t)h->nvalues);
+		h->values = nv;
+		*cap = *cap ? 2 * *cap : 8;
+	}
+	h->values[h->nvalues++] = v;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The problem pi's values of the spec, by name: its own, then the spec's NAME: lines in
+ * order (those whose expression has a value by then; a pointer's line is its element
+ * count, which no integer heuristic may use: check_heuristic_names). */
+static void problem_env(compilation *c, const tune_spec *sp, int pi, eval_ctx *x)
+{
+	const tune_problem *pr = &sp->probs[pi];
+	int cap = pr->n + sp->nbind;
+	x->names = arena_alloc(c->a, sizeof *x->names * (size_t)(cap ? cap : 1));
+	x->values = arena_alloc(c->a, sizeof *x->values * (size_t)(cap ? cap : 1));
+	x->n = 0;
+	for (int i = 0; i < pr->n; i++) {
+		x->names[x->n] = pr->names[i];
+		x->values[x->n++] = pr->values[i];
+	}
+	for (int b = 0; b < sp->nbind; b++) {
+		int64_t v;
+		const tune_expr *unknown;
+		if (eval_name(x, sp->binds[b].name, &v))
+			continue; /* the problem gives it */
+		eval_ctx y = *x;
+		y.config = NULL;
+		y.nheur = 0;
+		if (tune_eval(sp->binds[b].e, eval_name, &y, &v, &unknown)) {
+			x->names[x->n] = sp->binds[b].name;
+			x->values[x->n++] = v;
+		}
+	}
+}
+
+/* Heuristic i of p, or the error for a list of values that names none. */
+static tune_heuristic *listed_heuristic(compilation *c, tune_program *p, const tune_values *l,
+					const tune_decorators *dec)
+{
+	for (int i = 0; i < p->nheur; i++)
+		if (!strcmp(p->heurs[i].name, l->name)) {
+			if (p->heurs[i].integer)
+				return &p->heurs[i];
+			diag_error(c->d, l->loc, "'%s' is a boolean heuristic: it is compiled for False "
+				   "and True, without a list", l->name);
+			diag_note(c->d, p->heurs[i].loc, "the heuristic");
+			return NULL;
+		}
+	for (int i = 0; i < dec->nheur; i++)
+		if (!strcmp(dec->heurs[i].name, l->name)) {
+			diag_error(c->d, l->loc, "the heuristic '%s' is given with -D: it is not "
+				   "evaluated at launch", l->name);
+			return NULL;
+		}
+	diag_error(c->d, l->loc, "kernel '%s' has no heuristic '%s' (@triton.heuristics) to "
+		   "compile values for", p->kernel, l->name);
+	return NULL;
+}
+
+/* The values each integer heuristic is compiled for: those the user lists (the spec's or
+ * the tuning file's heuristic: lines, --heuristic), and those it takes at the problems: the
+ * spec's (the tuner), the tuning file's best: lines (the launcher: key values and the
+ * winning config; a heuristic of other parameters needs a list). Then the number of
+ * combinations: at most TUNE_MAX_COMBOS. */
+static bool heuristic_values(compilation *c, tune_program *p, const tune_decorators *dec,
+			     const tune_spec *sp, const tune_file *tf, const tune_values *cl, int ncl)
+{
+	tune_heuristic *hs = p->heurs;
+	int *cap = arena_alloc(c->a, sizeof *cap * (size_t)(p->nheur + 1));
+	bool *listed = arena_alloc(c->a, sizeof *listed * (size_t)(p->nheur + 1));
+	for (int i = 0; i < p->nheur; i++) {
+		cap[i] = 0;
+		listed[i] = false;
+		hs[i].nvalues = hs[i].integer ? 0 : 2;
+		hs[i].values = NULL;
+	}
+	const tune_values *lists[] = {sp ? sp->hvals : tf->hvals, cl};
+	int nlists[] = {sp ? sp->nhval : tf->nhval, ncl};
+	for (int l = 0; l < 2; l++)
+		for (int j = 0; j < nlists[l]; j++) {
+			tune_heuristic *h = listed_heuristic(c, p, &lists[l][j], dec);
+			if (!h)
+				return false;
+			listed[h - hs] = true;
+			for (int k = 0; k < lists[l][j].n; k++)
+				add_value(c, h, &cap[h - hs], lists[l][j].values[k]);
+		}
+	int nprob = sp ? sp->nprob : tf->nbest;
+	for (int pi = 0; pi < nprob; pi++) {
+		eval_ctx x = {.p = p};
+		if (sp) {
+			problem_env(c, sp, pi, &x);
+		} else {
+			x.n = tf->nkey;
+			x.names = (const char **)tf->key;
+			x.values = tf->best[pi].values;
+		}
+		for (int k = 0; k < p->nconfig; k++) {
+			if (!sp && k != tf->best[pi].config)
+				continue;
+			x.config = &p->configs[k];
+			for (int i = 0; i < p->nheur; i++) {
+				if (!hs[i].integer)
+					continue;
+				x.nheur = i;
+				int64_t v;
+				const tune_expr *unknown = NULL;
+				if (tune_eval(hs[i].e, eval_name, &x, &v, &unknown)) {
+					add_value(c, &hs[i], &cap[i], v);
+					continue;
+				}
+				if (!sp && listed[i])
+					continue; /* not a function of the key: the list says */
+				if (sp) {
+					diag_error(c->d, unknown->loc, "'%s' has no value at this problem, so "
+						   "the heuristic '%s' cannot be evaluated for it", unknown->name,
+						   hs[i].name);
+					diag_note(c->d, sp->probs[pi].loc, "in this problem");
+				} else {
+					diag_error(c->d, unknown->loc, "the heuristic '%s' uses '%s', which is "
+						   "not in the key, so its values at the tuned problems are not "
+						   "known: list the values to compile with --heuristic %s=V1,V2,... "
+						   "or a 'heuristic: %s = V1, V2, ...' line in the tuning file",
+						   hs[i].name, unknown->name, hs[i].name, hs[i].name);
+					diag_note(c->d, tf->key_loc, "the key");
+				}
+				return false;
+			}
+		}
+	}
+	long long combos = 1;
+	int most = 0;
+	strbuf counts = {0};
+	for (int i = 0; i < p->nheur; i++) {
+		if (hs[i].integer && !hs[i].nvalues) {
+			diag_error(c->d, hs[i].loc, "no values to compile the heuristic '%s' for: the "
+				   "tuning file has no problems; list them with --heuristic %s=V1,V2,...",
+				   hs[i].name, hs[i].name);
+			return false;
+		}
+		if (hs[i].integer)
+			qsort(hs[i].values, (size_t)hs[i].nvalues, sizeof *hs[i].values, cmp_i64);
+		combos *= hs[i].nvalues; /* at most 4 heuristics of fewer than 2^31 values */
+		most = hs[i].nvalues > hs[most].nvalues ? i : most;
+		strbuf_printf(&counts, "%s%s %d", i ? ", " : "", hs[i].name, hs[i].nvalues);
+	}
+	if (combos > TUNE_MAX_COMBOS) {
+		diag_error(c->d, hs[most].loc, "the heuristics' values make %lld variants of each "
+			   "config (%s), more than %d: list fewer values, or give some heuristics "
+			   "with -D", combos, counts.data, TUNE_MAX_COMBOS);
+		strbuf_free(&counts);
+		return false;
+	}
+	strbuf_free(&counts);
+	p->ncombo = (int)combos;
+	return true;
+}
+
+/* An integer heuristic may use integer runtime parameters, the config's constexprs and the
+ * heuristics before it; a pointer's address or a float is an error at the name. */
+static bool check_heuristic_names(compilation *c, const tune_program *p, const tune_expr *e,
+				  const tune_heuristic *h)
+{
+	if (!e)
+		return true;
+	if (e->op == TX_NAME) {
+		int i = tune_param_index(p->f, e->name);
+		if (i >= 0 && !ir_type_is_int(p->f->body->args[i]->type)) {
+			diag_error(c->d, e->loc, "the integer heuristic '%s' uses '%s', which is not an "
+				   "integer parameter", h->name, e->name);
+			return false;
+		}
+		return true;
+	}
+	return check_heuristic_names(c, p, e->a, h) && check_heuristic_names(c, p, e->b, h);
 }
 
 /* The key's runtime parameters (integers). */
@@ -298,12 +551,23 @@ int compile_tune(compilation *c, tilecc_output *out)
 					diag_note(c->d, p.heurs[i].loc, "the heuristic");
 					return 1;
 				}
+	tune_values *cl = NULL;
+	int ncl = 0;
+	if (o->heuristics) {
+		uint32_t hf = diag_add_source(c->d, o->heuristics_name ? o->heuristics_name
+								       : "<--heuristic>",
+					      o->heuristics, (uint32_t)o->heuristics_len);
+		if (!tune_parse_values(c->a, c->d, hf, o->heuristics, o->heuristics_len, &cl, &ncl))
+			return 1;
+	}
+	if (!heuristic_values(c, &p, &dec, tuner ? &spec : NULL, tuner ? NULL : &tf, cl, ncl))
+		return 1;
 
 	/* compile the variants */
 	tilecc_options base = *o;
 	base.tune_spec = base.tuning = base.configs = NULL;
 	base.emit = TILECC_EMIT_DEFAULT;
-	int nh = 1 << p.nheur;
+	int nh = p.ncombo;
 	int *variant_of = arena_alloc(c->a, sizeof *variant_of * (size_t)(p.nconfig * nh));
 	tune_variant *vars = arena_alloc(c->a, sizeof *vars * (size_t)(p.nconfig * nh));
 	const char **cerr = arena_alloc(c->a, sizeof *cerr * (size_t)p.nconfig);
@@ -327,7 +591,7 @@ int compile_tune(compilation *c, tilecc_output *out)
 			variant_of[k * nh + h] = -1;
 			if (!used[k])
 				continue;
-			int rc = compile_variant(c, &base, &p, k, (unsigned)h, list, tuner, &vars[nv], &why);
+			int rc = compile_variant(c, &base, &p, k, h, list, tuner, &vars[nv], &why);
 			if (rc && !tuner)
 				return rc;
 			if (rc)
@@ -357,6 +621,9 @@ int compile_tune(compilation *c, tilecc_output *out)
 		}
 	if (!resolve_key(c, &p, key_loc))
 		return 1;
+	for (int i = 0; i < p.nheur; i++)
+		if (p.heurs[i].integer && !check_heuristic_names(c, &p, p.heurs[i].e, &p.heurs[i]))
+			return 1;
 
 	strbuf h = {0}, src = {0};
 	if (tuner) {

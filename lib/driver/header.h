@@ -43,6 +43,26 @@ typedef struct header_spec {
 void header_write_spec(strbuf *h, strbuf *c, const ir_func *f, const char *header_name,
 		       const char *targets, const header_spec *specs, size_t nspec);
 
+/* One set of embedded artifacts of a launcher with several variants (a specialization
+ * variant, a tuned config's variant): one artifact per target, and a label for the comments. */
+typedef struct header_set {
+	const char *label; /* "*fp32:16, *fp32, i32:16", "BLOCK=64 num_warps=4 EVEN=True" */
+	const header_artifact *arts;
+	size_t n;
+} header_set;
+
+/* Writes, for a launcher over sets[0..n) (header_spec.c, header_tune.c), each set's
+ * artifacts and its tilert_variant table, the targets' labels, the table arts[] ({v, n} per
+ * set) and the lazy loader over it, guarded by one mutex:
+ *   static int load(size_t s, tilert_kernel **out)  set s, loaded on its first use
+ *                                                   (tilert_variant_load)
+ *   static int last                                 the set the last launch used, -1 before
+ *   void NAME_unload(void)                          unloads every set
+ *   const char *NAME_variant(void)                  set dflt's chosen artifact ("x86-64")
+ *   tilert_format NAME_format(void)                 its format
+ * The caller writes what picks a set and calls load(). */
+void header_write_sets(strbuf *c, const char *kernel, const header_set *sets, size_t n, size_t dflt);
+
 /* Pieces the writers share: TILECC_KERNEL_<NAME>_H; the launcher's prototype; the
  * launcher's definition, which calls NAME_kernel() (spec: the source's spec_load(), given
  * the values of the parameters) and then tilert_launch(). */

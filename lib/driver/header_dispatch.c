@@ -4,7 +4,8 @@
  * target's HSACO, a CPU target's shared object) in a table of tilert_variant, and its
  * NAME_kernel() asks libtilert to choose and load one on first use (tilert_variant_load:
  * the rules are libtilert's, tested there, not written out here). The launcher itself is
- * the one CPU headers have (header.c). */
+ * the one CPU headers have (header.c). header_write_sets writes the artifact sets and the
+ * lazy loader that launchers with several variants share (header_spec.c, header_tune.c). */
 #include <string.h>
 
 #include "driver/header.h"
@@ -109,4 +110,75 @@ void header_write_multi(strbuf *h, strbuf *c, const ir_func *f, const char *head
 		      "\treturn f;\n}\n\n",
 		      k, k, k, k, k, k, k, k, k, k);
 	header_launcher(c, f, false);
+}
+
+void header_write_sets(strbuf *c, const char *kernel, const header_set *sets, size_t n, size_t dflt)
+{
+	for (size_t s = 0; s < n; s++) {
+		for (size_t i = 0; i < sets[s].n; i++) {
+			const header_artifact *a = &sets[s].arts[i];
+			strbuf_printf(c, "/* %s, %s: %zu bytes */\n", sets[s].label, a->label, a->size);
+			strbuf_printf(c, "static const unsigned char s%zu_a%zu[] __attribute__((aligned(64))) = {",
+				      s, i);
+			header_put_bytes(c, a->bytes, a->size);
+			strbuf_puts(c, "\n};\n");
+		}
+		strbuf_printf(c, "static const tilert_variant s%zu_variants[] = {\n", s);
+		for (size_t i = 0; i < sets[s].n; i++)
+			strbuf_printf(c, "\t{\"%s\", TILERT_FORMAT_%s, s%zu_a%zu, %zu},\n",
+				      sets[s].arts[i].target, sets[s].arts[i].format, s, i,
+				      sets[s].arts[i].size);
+		strbuf_puts(c, "};\n\n");
+	}
+	/* the labels are the same for every set: its targets */
+	strbuf_puts(c, "static const char *const labels[] = {");
+	for (size_t i = 0; i < sets[0].n; i++)
+		strbuf_printf(c, "%s\"%s\"", i ? ", " : "", sets[0].arts[i].label);
+	strbuf_puts(c, "};\n\n");
+	strbuf_printf(c, "/* the sets of artifacts, one per variant */\n"
+			 "static const struct {\n\tconst tilert_variant *v;\n\tsize_t n;\n} arts[%zu] = {\n", n);
+	for (size_t s = 0; s < n; s++)
+		strbuf_printf(c, "\t{s%zu_variants, %zu}, /* %s */\n", s, sets[s].n, sets[s].label);
+	strbuf_puts(c, "};\n\n");
+	strbuf_printf(c,
+		      "static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n"
+		      "static tilert_module *module[%zu];\n"
+		      "static tilert_kernel *kernel[%zu];\n"
+		      "static size_t chosen[%zu];\n"
+		      "static int last = -1;\n\n"
+		      "/* Loads set s if needed. */\n"
+		      "static int load(size_t s, tilert_kernel **out)\n{\n"
+		      "\tint rc = TILERT_OK;\n"
+		      "\tpthread_mutex_lock(&lock);\n"
+		      "\tif (!kernel[s])\n"
+		      "\t\trc = tilert_variant_load(arts[s].v, arts[s].n, \"%s\", &module[s], &kernel[s],\n"
+		      "\t\t\t\t\t &chosen[s]);\n"
+		      "\t*out = kernel[s];\n"
+		      "\tpthread_mutex_unlock(&lock);\n"
+		      "\treturn rc;\n}\n\n"
+		      "void %s_unload(void)\n{\n"
+		      "\tpthread_mutex_lock(&lock);\n"
+		      "\tfor (size_t s = 0; s < %zu; s++) {\n"
+		      "\t\ttilert_module_unload(module[s]);\n"
+		      "\t\tmodule[s] = NULL;\n"
+		      "\t\tkernel[s] = NULL;\n"
+		      "\t}\n"
+		      "\tpthread_mutex_unlock(&lock);\n}\n\n"
+		      "const char *%s_variant(void)\n{\n"
+		      "\ttilert_kernel *k;\n"
+		      "\tif (load(%zu, &k) != TILERT_OK)\n"
+		      "\t\treturn NULL;\n"
+		      "\tpthread_mutex_lock(&lock);\n"
+		      "\tconst char *s = labels[chosen[%zu]];\n"
+		      "\tpthread_mutex_unlock(&lock);\n"
+		      "\treturn s;\n}\n\n"
+		      "tilert_format %s_format(void)\n{\n"
+		      "\ttilert_kernel *k;\n"
+		      "\tif (load(%zu, &k) != TILERT_OK)\n"
+		      "\t\treturn TILERT_FORMAT_UNKNOWN;\n"
+		      "\tpthread_mutex_lock(&lock);\n"
+		      "\ttilert_format f = arts[%zu].v[chosen[%zu]].format;\n"
+		      "\tpthread_mutex_unlock(&lock);\n"
+		      "\treturn f;\n}\n\n",
+		      n, n, n, kernel, kernel, n, kernel, dflt, dflt, kernel, dflt, dflt, dflt);
 }

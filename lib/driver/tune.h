@@ -64,6 +64,15 @@ typedef struct tune_problem {
 	srcloc *locs;
 } tune_problem;
 
+/* The values to compile an integer-valued heuristic for: a `heuristic: NAME = 16, 32, 64`
+ * line of a spec or a tuning file, or --heuristic NAME=16,32,64. */
+typedef struct tune_values {
+	const char *name;
+	srcloc loc;   /* the name */
+	int n;
+	int64_t *values;
+} tune_values;
+
 /* A problem spec (tilecc --tune FILE). */
 typedef struct tune_spec {
 	uint32_t file;
@@ -80,6 +89,8 @@ typedef struct tune_spec {
 	int64_t warmup_ms, rep_ms; /* do_bench's budgets: 25 and 100 unless given */
 	bool flush_l2;             /* GPUs: clear a 256 MiB buffer before each timed launch */
 	const char *grid_text;     /* as written, for the tuning file */
+	int nhval;
+	tune_values *hvals;        /* heuristic: lines */
 } tune_spec;
 
 /* One `best:` line of a tuning file: the key's values and the winner. */
@@ -109,6 +120,8 @@ typedef struct tune_file {
 	tune_best *best;
 	int default_config; /* -1: not given */
 	srcloc default_loc;
+	int nhval;
+	tune_values *hvals; /* heuristic: lines */
 } tune_file;
 
 /* The version line of tuning files, and the compiler line they record. */
@@ -129,6 +142,15 @@ bool tune_parse_spec(arena *a, diag_engine *d, uint32_t file, const char *text, 
 		     tune_spec *out);
 bool tune_parse_file(arena *a, diag_engine *d, uint32_t file, const char *text, size_t len,
 		     tune_file *out);
+/* --heuristic NAME=V1,V2,... options, one a line. Returns false after a located error. */
+bool tune_parse_values(arena *a, diag_engine *d, uint32_t file, const char *text, size_t len,
+		       tune_values **out, int *n);
+/* The value of e (Python's integer semantics, as the generated C computes it; // and % by 0
+ * give 0, as there); look(user, name, &v) gives a name's value or false. False when a name
+ * has none: *unknown is its node. */
+typedef bool (*tune_lookup_fn)(void *user, const char *name, int64_t *v);
+bool tune_eval(const tune_expr *e, tune_lookup_fn look, void *user, int64_t *out,
+	       const tune_expr **unknown);
 /* The canonical text of a config (tune_config.text). */
 const char *tune_config_text(arena *a, const tune_config *c);
 /* FNV-1a 64 of the bytes, as 16 hex digits: the tuning file's record of the kernel source. */
@@ -140,7 +162,10 @@ int tune_expr_names(const tune_expr *e, const char **names, int n, int cap);
 typedef struct tune_heuristic {
 	const char *name; /* the constexpr it sets */
 	srcloc loc;
-	tune_expr *e;     /* a boolean expression of args['...'] */
+	tune_expr *e;     /* an expression of args['...'] */
+	bool integer;     /* integer-valued; else boolean (a comparison, and/or/not) */
+	int nvalues;      /* the values it is compiled for: 2 for a boolean (False, True); */
+	int64_t *values;  /* an integer one's, ascending (compile_tune.c) */
 } tune_heuristic;
 
 typedef struct tune_decorators {
@@ -155,7 +180,7 @@ typedef struct tune_decorators {
 } tune_decorators;
 
 /* The kernel's decorators; false after a located error (a heuristic that is not a simple
- * boolean expression of the arguments, a config or key that is not literal, when needed:
+ * expression of the arguments, a config or key that is not literal, when needed:
  * need_configs). */
 bool tune_read_decorators(arena *a, diag_engine *d, const ast_func *fn, bool need_configs,
 			  tune_decorators *out);
@@ -169,12 +194,13 @@ void tune_emit_helpers(strbuf *b);
 
 /* ---- what the tuner and the tuned launcher are made from (compile_tune.c fills it) ---- */
 
-/* One compiled variant: a config and the values of the heuristics (bit i: heuristic i is
- * true), with its artifacts (the tuner: one, for the tuned target; the launcher: one set
- * per target, as header_write_multi takes them). */
+/* One compiled variant: a config and the values of the heuristics (combo: heuristic i's
+ * value is values[combo / stride_i % nvalues_i], stride_i the product of the nvalues of
+ * the heuristics before it), with its artifacts (the tuner: one, for the tuned target; the
+ * launcher: one set per target, as header_write_multi takes them). */
 typedef struct tune_variant {
 	int config;
-	unsigned hbits;
+	int combo;
 	const char *label; /* "BLOCK=64 num_warps=4 num_stages=1 EVEN=True" */
 	const header_artifact *arts;
 	size_t n;
@@ -195,10 +221,11 @@ typedef struct tune_program {
 	const tune_config *configs;
 	const char **config_error; /* why config i was not compiled (NULL: it was), tuner only */
 	int nheur;
-	const tune_heuristic *heurs;
+	tune_heuristic *heurs;   /* compile_tune.c fills in the values */
+	int ncombo;              /* the product of the heuristics' nvalues */
 	int nvariant;
 	const tune_variant *variants;
-	int *variant_of;         /* [config << nheur | hbits]: the variant, -1 when it failed */
+	int *variant_of;         /* [config * ncombo + combo]: the variant, -1 when it failed */
 	const tune_spec *spec;   /* the tuner's problems */
 	/* the launcher's dispatch table (from the tuning file) */
 	int nbest;
@@ -213,7 +240,8 @@ int tune_param_index(const ir_func *f, const char *name);
 bool tune_write_tuner(diag_engine *d, strbuf *c, const tune_program *p);
 /* variant_for(k, v) and grid_for(k, v, &grid) in C, for the tuner and the launcher: the
  * variant of config k whose heuristic values hold for the parameters' values v (int64_t,
- * pointers as addresses), and config k's grid. Uses variant_of[] and the helpers. */
+ * pointers as addresses; -2 when an integer heuristic's value was not compiled, with
+ * tilert_last_error() saying so), and config k's grid. Uses variant_of[] and the helpers. */
 bool tune_write_dispatch(diag_engine *d, strbuf *c, const tune_program *p);
 /* header_tune.c: the tuned launcher (tilecc --tuning). */
 bool tune_write_header(diag_engine *d, strbuf *h, strbuf *c, const char *header_name,

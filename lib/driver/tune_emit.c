@@ -101,12 +101,16 @@ int tune_param_index(const ir_func *f, const char *name)
 }
 
 /* Names in the tuner and the launcher: runtime parameters are v[i] (int64_t values, a
- * pointer's address), a config's constexprs their value; known[] (when not NULL) says which
- * parameters have a value at this point of the tuner. */
+ * pointer's address), a config's constexprs their value, the heuristics 0..nheur-1 (of p)
+ * their expression (the grid may use any, a heuristic those before it, as in Triton);
+ * known[] (when not NULL) says which parameters have a value at this point of the tuner. */
 typedef struct names_ctx {
 	const ir_func *f;
 	const tune_config *config;
 	const bool *known;
+	const tune_program *p;
+	int nheur;
+	diag_engine *d;
 } names_ctx;
 
 static bool name_value(void *user, const char *name, strbuf *b)
@@ -122,6 +126,15 @@ static bool name_value(void *user, const char *name, strbuf *b)
 			const char *v = x->config->values[k];
 			strbuf_puts(b, !strcmp(v, "True") ? "1" : !strcmp(v, "False") ? "0" : v);
 			return true;
+		}
+	for (int k = 0; x->p && k < x->nheur; k++)
+		if (!strcmp(x->p->heurs[k].name, name)) {
+			names_ctx y = *x;
+			y.nheur = k;
+			strbuf_puts(b, "(");
+			bool ok = tune_emit_c(x->d, b, x->p->heurs[k].e, name_value, &y);
+			strbuf_puts(b, ")");
+			return ok;
 		}
 	return false;
 }
@@ -179,6 +192,18 @@ static void write_preamble(strbuf *c, const tune_program *p)
 	c_string(c, b.data);
 	strbuf_puts(c, ",\n");
 	strbuf_free(&b);
+	for (int i = 0; i < p->nheur; i++) {
+		if (!p->heurs[i].integer)
+			continue;
+		b = (strbuf){0};
+		strbuf_printf(&b, "heuristic: %s = ", p->heurs[i].name);
+		for (int j = 0; j < p->heurs[i].nvalues; j++)
+			strbuf_printf(&b, "%s%lld", j ? ", " : "", (long long)p->heurs[i].values[j]);
+		strbuf_puts(c, "\t");
+		c_string(c, b.data);
+		strbuf_puts(c, ",\n");
+		strbuf_free(&b);
+	}
 	for (int i = 0; i < p->nconfig; i++) {
 		b = (strbuf){0};
 		strbuf_printf(&b, "config: %s  # %d", p->configs[i].text, i);
@@ -290,31 +315,54 @@ static const char *slot_member(const ir_type *t)
 bool tune_write_dispatch(diag_engine *d, strbuf *c, const tune_program *p)
 {
 	const ir_func *f = p->f;
-	/* the variant of config k for the values: the heuristics evaluated */
-	strbuf_puts(c, "/* The variant of config k for the values v (its heuristics evaluated); -1: none. */\n"
-		       "static int variant_for(int k, const int64_t *v)\n{\n\tunsigned h = 0;\n"
-		       "\t(void)v;\n\tswitch (k) {\n");
+	/* the values each integer heuristic was compiled for */
+	for (int i = 0; i < p->nheur; i++) {
+		if (!p->heurs[i].integer)
+			continue;
+		strbuf_printf(c, "static const int64_t h%d_values[%d] = {", i, p->heurs[i].nvalues);
+		for (int j = 0; j < p->heurs[i].nvalues; j++)
+			strbuf_printf(c, "%sINT64_C(%lld)", j ? ", " : "", (long long)p->heurs[i].values[j]);
+		strbuf_printf(c, "}; /* %s */\n", p->heurs[i].name);
+	}
+	/* the variant of config k for the values: the heuristics evaluated, each value a digit
+	 * of the combination (heuristic i's weighs the product of the counts before it) */
+	strbuf_puts(c, "/* The variant of config k for the values v (its heuristics evaluated); -1: none,\n"
+		       " * -2: an integer heuristic's value was not compiled (tilert_last_error()). */\n"
+		       "static int variant_for(int k, const int64_t *v)\n{\n\tint combo = 0;\n"
+		       "\tsize_t i = 0;\n\t(void)v;\n\t(void)i;\n\tswitch (k) {\n");
 	for (int k = 0; k < p->nconfig; k++) {
 		if (!p->nheur)
 			break;
 		strbuf_printf(c, "\tcase %d:\n", k);
-		names_ctx x = {f, &p->configs[k], NULL};
+		int stride = 1;
 		for (int i = 0; i < p->nheur; i++) {
-			strbuf_puts(c, "\t\th |= ");
-			if (!tune_emit_c(d, c, p->heurs[i].e, name_value, &x))
-				return false;
-			strbuf_printf(c, " ? %uu : 0u; /* %s */\n", 1u << i, p->heurs[i].name);
+			names_ctx x = {f, &p->configs[k], NULL, p, i, d};
+			if (p->heurs[i].integer) {
+				strbuf_printf(c, "\t\tif (tilert_heuristic_index(\"%s\", \"%s\", ", p->kernel,
+					      p->heurs[i].name);
+				if (!tune_emit_c(d, c, p->heurs[i].e, name_value, &x))
+					return false;
+				strbuf_printf(c, ",\n\t\t\t\t\t   h%d_values, %d, &i) != TILERT_OK)\n"
+						 "\t\t\treturn -2;\n\t\tcombo += (int)i * %d; /* %s */\n", i,
+					      p->heurs[i].nvalues, stride, p->heurs[i].name);
+			} else {
+				strbuf_puts(c, "\t\tcombo += ");
+				if (!tune_emit_c(d, c, p->heurs[i].e, name_value, &x))
+					return false;
+				strbuf_printf(c, " ? %d : 0; /* %s */\n", stride, p->heurs[i].name);
+			}
+			stride *= p->heurs[i].nvalues;
 		}
 		strbuf_puts(c, "\t\tbreak;\n");
 	}
-	strbuf_printf(c, "\tdefault:\n\t\tbreak;\n\t}\n\treturn variant_of[k * %d + (int)h];\n}\n\n",
-		      1 << p->nheur);
+	strbuf_printf(c, "\tdefault:\n\t\tbreak;\n\t}\n\treturn variant_of[k * %d + combo];\n}\n\n",
+		      p->ncombo);
 	strbuf_puts(c, "/* The grid of config k for the values v; 0 when it is empty or too large. */\n"
 		       "static int grid_for(int k, const int64_t *v, tilert_grid *g)\n{\n"
 		       "\tint64_t x = 1, y = 1, z = 1;\n\t(void)v;\n\tswitch (k) {\n");
 	for (int k = 0; k < p->nconfig; k++) {
 		strbuf_printf(c, "\tcase %d:\n", k);
-		names_ctx x = {f, &p->configs[k], NULL};
+		names_ctx x = {f, &p->configs[k], NULL, p, p->nheur, d};
 		for (int i = 0; i < p->ngrid; i++) {
 			strbuf_printf(c, "\t\t%c = ", "xyz"[i]);
 			if (!tune_emit_c(d, c, p->grid[i], name_value, &x))
@@ -363,9 +411,9 @@ bool tune_write_tuner(diag_engine *d, strbuf *c, const tune_program *p)
 	if (!p->nvariant)
 		strbuf_puts(c, "\t{NULL, 0, NULL},\n");
 	strbuf_puts(c, "};\n");
-	int nvo = p->nconfig << p->nheur;
-	strbuf_printf(c, "/* [config << %d | heuristic bits]: the variant, -1 when it did not compile */\n"
-			 "static const int variant_of[%d] = {", p->nheur, nvo);
+	int nvo = p->nconfig * p->ncombo;
+	strbuf_printf(c, "/* [config * %d + heuristics' combination]: the variant, -1 when it did not "
+			 "compile */\nstatic const int variant_of[%d] = {", p->ncombo, nvo);
 	for (int i = 0; i < nvo; i++)
 		strbuf_printf(c, "%s%d", i ? ", " : "", p->variant_of[i]);
 	strbuf_puts(c, "};\n");

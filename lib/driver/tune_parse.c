@@ -289,6 +289,74 @@ int tune_expr_names(const tune_expr *e, const char **names, int n, int cap)
 	return tune_expr_names(e->b, names, n, cap);
 }
 
+/* Python's floor division and modulo on int64, wrapping where C would overflow; 0 for a
+ * zero divisor, as the generated C's tt_fdiv and tt_mod give (tune_emit.c). */
+static int64_t eval_fdiv(int64_t a, int64_t b)
+{
+	if (b == 0 || (b == -1 && a == INT64_MIN))
+		return b == 0 ? 0 : a;
+	int64_t q = a / b;
+	return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t eval_mod(int64_t a, int64_t b)
+{
+	if (b == 0 || b == -1)
+		return 0;
+	int64_t r = a % b;
+	return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+bool tune_eval(const tune_expr *e, tune_lookup_fn look, void *user, int64_t *out,
+	       const tune_expr **unknown)
+{
+	int64_t a = 0, b = 0;
+	if (e->op == TX_INT) {
+		*out = e->ival;
+		return true;
+	}
+	if (e->op == TX_NAME) {
+		if (look(user, e->name, out))
+			return true;
+		*unknown = e;
+		return false;
+	}
+	if (!tune_eval(e->a, look, user, &a, unknown))
+		return false;
+	if (e->b && !tune_eval(e->b, look, user, &b, unknown))
+		return false;
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	switch (e->op) {
+	case TX_NEG: *out = (int64_t)(0 - ua); break;
+	case TX_NOT: *out = !a; break;
+	case TX_ADD: *out = (int64_t)(ua + ub); break;
+	case TX_SUB: *out = (int64_t)(ua - ub); break;
+	case TX_MUL: *out = (int64_t)(ua * ub); break;
+	case TX_FDIV: *out = eval_fdiv(a, b); break;
+	case TX_MOD: *out = eval_mod(a, b); break;
+	case TX_LT: *out = a < b; break;
+	case TX_LE: *out = a <= b; break;
+	case TX_GT: *out = a > b; break;
+	case TX_GE: *out = a >= b; break;
+	case TX_EQ: *out = a == b; break;
+	case TX_NE: *out = a != b; break;
+	case TX_AND: *out = a && b; break;
+	case TX_OR: *out = a || b; break;
+	case TX_CDIV: *out = (int64_t)(0 - (uint64_t)eval_fdiv((int64_t)(0 - ua), b)); break;
+	case TX_MIN: *out = a < b ? a : b; break;
+	case TX_MAX: *out = a > b ? a : b; break;
+	case TX_NP2: {
+		int64_t q = 1;
+		while (q < a && q < ((int64_t)1 << 62))
+			q <<= 1;
+		*out = q;
+		break;
+	}
+	default: *out = 0; break;
+	}
+	return true;
+}
+
 /* ---- lines ------------------------------------------------------------------------------ */
 
 /* One line of a file, without its comment and the blanks around: text[0..len) starts at
@@ -415,6 +483,46 @@ static bool parse_i64(const char *s, size_t n, int64_t *out)
 	return true;
 }
 
+/* "NAME = 16, 32, 64" (or NAME=16,32,64): the values to compile a heuristic for. */
+static bool values_of_line(arena *a, diag_engine *d, uint32_t file, const line *l, tune_values *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t n = ident_at(l, 0), i = n;
+	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		i++;
+	if (!n || i >= l->len || l->text[i] != '=') {
+		diag_error(d, lloc(file, l, 0, n ? n : 1), "expected NAME = VALUE, VALUE, ... (the "
+			   "values to compile a heuristic for)");
+		return false;
+	}
+	out->name = arena_strndup(a, l->text, n);
+	out->loc = lloc(file, l, 0, n);
+	out->values = arena_alloc(a, sizeof *out->values * (l->len / 2 + 1));
+	i++;
+	for (;;) {
+		while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+			i++;
+		size_t s = i;
+		while (i < l->len && l->text[i] != ',' && l->text[i] != ' ' && l->text[i] != '\t')
+			i++;
+		int64_t v;
+		if (!parse_i64(l->text + s, i - s, &v)) {
+			diag_error(d, lloc(file, l, s, i > s ? i - s : 1), "expected an integer");
+			return false;
+		}
+		out->values[out->n++] = v;
+		while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+			i++;
+		if (i >= l->len)
+			return true;
+		if (l->text[i] != ',') {
+			diag_error(d, lloc(file, l, i, 1), "expected ',' between the values");
+			return false;
+		}
+		i++;
+	}
+}
+
 /* ---- configs ---------------------------------------------------------------------------- */
 
 typedef struct config_ctx {
@@ -526,6 +634,24 @@ static void *grow(arena *a, void *p, int n, int *cap, size_t sz)
 		memcpy(q, p, sz * (size_t)n);
 	*cap = nc;
 	return q;
+}
+
+bool tune_parse_values(arena *a, diag_engine *d, uint32_t file, const char *text, size_t len,
+		       tune_values **out, int *n)
+{
+	size_t pos = 0;
+	uint32_t no = 0;
+	line l;
+	int cap = 0;
+	*out = NULL;
+	*n = 0;
+	while (next_line(text, len, &pos, &no, &l)) {
+		*out = grow(a, *out, *n, &cap, sizeof **out);
+		if (!values_of_line(a, d, file, &l, &(*out)[*n]))
+			return false;
+		(*n)++;
+	}
+	return true;
 }
 
 bool tune_parse_configs(arena *a, diag_engine *d, uint32_t file, const char *text, size_t len,
@@ -694,13 +820,14 @@ bool tune_parse_spec(arena *a, diag_engine *d, uint32_t file, const char *text, 
 	size_t pos = 0;
 	uint32_t no = 0;
 	line l, v;
-	int bcap = 0, pcap = 0;
+	int bcap = 0, pcap = 0, hcap = 0;
 	const char *kw;
 	size_t kl;
 	while (next_line(text, len, &pos, &no, &l)) {
 		if (!split_keyword(&l, &kw, &kl, &v)) {
 			diag_error(d, lloc(file, &l, 0, l.len), "expected 'NAME: value' (grid:, key:, "
-				   "problem:, warmup_ms:, rep_ms:, flush_l2:, or a kernel parameter)");
+				   "problem:, heuristic:, warmup_ms:, rep_ms:, flush_l2:, or a kernel "
+				   "parameter)");
 			return false;
 		}
 		if (!v.len) {
@@ -732,6 +859,11 @@ bool tune_parse_spec(arena *a, diag_engine *d, uint32_t file, const char *text, 
 				return false;
 			}
 			*(kw[0] == 'w' ? &out->warmup_ms : &out->rep_ms) = x;
+		} else if (kw_is(kw, kl, "heuristic")) {
+			out->hvals = grow(a, out->hvals, out->nhval, &hcap, sizeof *out->hvals);
+			if (!values_of_line(a, d, file, &v, &out->hvals[out->nhval]))
+				return false;
+			out->nhval++;
 		} else if (kw_is(kw, kl, "flush_l2")) {
 			bool t = v.len == 4 && !memcmp(v.text, "True", 4);
 			if (!t && !(v.len == 5 && !memcmp(v.text, "False", 5))) {
@@ -870,7 +1002,7 @@ bool tune_parse_file(arena *a, diag_engine *d, uint32_t file, const char *text, 
 	size_t pos = 0;
 	uint32_t no = 0;
 	line l, v;
-	int ccap = 0, bcap = 0, dcap = 0;
+	int ccap = 0, bcap = 0, dcap = 0, hcap = 0;
 	bool format = false;
 	const char *kw;
 	size_t kl;
@@ -944,6 +1076,12 @@ bool tune_parse_file(arena *a, diag_engine *d, uint32_t file, const char *text, 
 			if (!best_of_line(a, d, file, &v, out, &out->best[out->nbest]))
 				return false;
 			out->nbest++;
+			continue;
+		} else if (kw_is(kw, kl, "heuristic")) {
+			out->hvals = grow(a, out->hvals, out->nhval, &hcap, sizeof *out->hvals);
+			if (!values_of_line(a, d, file, &v, &out->hvals[out->nhval]))
+				return false;
+			out->nhval++;
 			continue;
 		} else if (kw_is(kw, kl, "default")) {
 			int64_t x;

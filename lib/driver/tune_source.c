@@ -8,22 +8,13 @@
  * values); otherwise (configs=get_configs()) the user gives them with --configs or
  * --config. A heuristic is read as an expression (tune.h) of args['NAME'] when its lambda
  * body is one: the generated launcher evaluates it at launch, choosing between variants
- * compiled for each value; it must be boolean (a comparison, and/or/not). */
+ * compiled for each value: False and True for a boolean one (a comparison, and/or/not),
+ * a finite set of integers for an integer one (compile_tune.c says which). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver/tune.h"
-
-static const char *decorator_name(const ast_expr *d)
-{
-	if (d->kind == AST_CALL && d->call.func)
-		d = d->call.func;
-	if (d->kind == AST_NAME)
-		return d->name;
-	if (d->kind == AST_ATTR)
-		return d->attr.name;
-	return NULL;
-}
+#include "frontend/sema.h"
 
 static const ast_expr *keyword(const ast_expr *call, const char *name)
 {
@@ -51,7 +42,7 @@ static bool read_config(arena *a, diag_engine *d, const ast_expr *e, tune_config
 {
 	memset(c, 0, sizeof *c);
 	c->loc = e->loc;
-	const char *fn = e->kind == AST_CALL ? decorator_name(e) : NULL;
+	const char *fn = e->kind == AST_CALL ? sema_decorator_name(e) : NULL;
 	if (!fn || strcmp(fn, "Config") || e->call.nargs < 1 || e->call.args[0]->kind != AST_DICT) {
 		diag_error(d, e->loc, "this config is not a literal triton.Config({...}, num_warps=N, "
 			   "num_stages=N): give the configs with --configs FILE or --config");
@@ -192,13 +183,26 @@ static tune_expr *read_heuristic(arena *a, diag_engine *d, const char *argname, 
 		return all;
 	}
 	case AST_CALL: {
-		const char *fn = decorator_name(e);
+		const char *fn = sema_decorator_name(e);
 		static const struct {
 			const char *name;
 			tune_op op;
 			int nargs;
 		} calls[] = {{"cdiv", TX_CDIV, 2}, {"min", TX_MIN, 2}, {"max", TX_MAX, 2},
 			     {"next_power_of_2", TX_NP2, 1}};
+		/* min(a, b, c, ...) and max(...): min(min(a, b), c) */
+		if (fn && (!strcmp(fn, "min") || !strcmp(fn, "max")) && e->call.nargs > 2 &&
+		    !e->call.nkws) {
+			tune_expr *all = read_heuristic(a, d, argname, e->call.args[0]);
+			for (int i = 1; all && i < e->call.nargs; i++) {
+				tune_expr *n = arena_alloc(a, sizeof *n);
+				*n = (tune_expr){.op = fn[1] == 'i' ? TX_MIN : TX_MAX, .loc = e->loc, .a = all};
+				if (!(n->b = read_heuristic(a, d, argname, e->call.args[i])))
+					return NULL;
+				all = n;
+			}
+			return all;
+		}
 		for (size_t k = 0; fn && k < sizeof calls / sizeof calls[0]; k++)
 			if (!strcmp(calls[k].name, fn) && e->call.nargs == calls[k].nargs && !e->call.nkws) {
 				x->op = calls[k].op;
@@ -216,8 +220,8 @@ static tune_expr *read_heuristic(arena *a, diag_engine *d, const char *argname, 
 	}
 bad:
 	diag_error(d, e->loc, "tilecc evaluates heuristics of integers, args['NAME'], + - * // %%, "
-		   "comparisons, and/or/not, cdiv, min, max and next_power_of_2 at launch: give this "
-		   "one's value with -D");
+		   "comparisons, and/or/not, triton.cdiv, min, max and triton.next_power_of_2 at "
+		   "launch: give this one's value with -D");
 	return NULL;
 }
 
@@ -231,13 +235,13 @@ bool tune_read_decorators(arena *a, diag_engine *d, const ast_func *fn, bool nee
 			  tune_decorators *out)
 {
 	memset(out, 0, sizeof *out);
-	for (int k = 0; k < fn->ndecorators; k++) {
-		const char *dn = decorator_name(fn->decorators[k]);
-		if (dn && !strcmp(dn, "autotune") && fn->decorators[k]->kind == AST_CALL)
-			out->autotune = fn->decorators[k];
-		else if (dn && !strcmp(dn, "heuristics") && fn->decorators[k]->kind == AST_CALL)
-			out->heuristics = fn->decorators[k];
-	}
+	/* the decorators sema reads (sema.h), when they are calls */
+	out->autotune = sema_find_decorator(fn, "autotune");
+	out->heuristics = sema_find_decorator(fn, "heuristics");
+	if (out->autotune && out->autotune->kind != AST_CALL)
+		out->autotune = NULL;
+	if (out->heuristics && out->heuristics->kind != AST_CALL)
+		out->heuristics = NULL;
 	if (out->autotune) {
 		const ast_expr *cl = keyword(out->autotune, "configs");
 		if (!cl && out->autotune->call.nargs > 0)
@@ -295,11 +299,7 @@ bool tune_read_decorators(arena *a, diag_engine *d, const ast_func *fn, bool nee
 			h->e = read_heuristic(a, d, v->lambda.params[0].name, v->lambda.body);
 			if (!h->e)
 				return false;
-			if (!is_boolean(h->e)) {
-				diag_error(d, v->lambda.body->loc, "tilecc evaluates boolean heuristics at "
-					   "launch (comparisons, and/or/not): give this one's value with -D");
-				return false;
-			}
+			h->integer = !is_boolean(h->e);
 			out->nheur++;
 		}
 	}

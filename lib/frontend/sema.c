@@ -1443,8 +1443,8 @@ sval sema_call_jit(sema *s, const ast_func *fn, const sema_args *a)
 /* ---- module level ------------------------------------------------------------------------------ */
 
 
-/* Resolves a dotted decorator name like triton.jit or triton.autotune(...). */
-static const char *decorator_name(const ast_expr *d)
+/* A dotted decorator name like triton.jit or triton.autotune(...): its last part. */
+const char *sema_decorator_name(const ast_expr *d)
 {
 	if (d->kind == AST_CALL && d->call.func)
 		d = d->call.func;
@@ -1453,6 +1453,17 @@ static const char *decorator_name(const ast_expr *d)
 	if (d->kind == AST_ATTR)
 		return d->attr.name;
 	return NULL;
+}
+
+const ast_expr *sema_find_decorator(const ast_func *fn, const char *name)
+{
+	const ast_expr *found = NULL;
+	for (int k = 0; k < fn->ndecorators; k++) {
+		const char *dn = sema_decorator_name(fn->decorators[k]);
+		if (dn && !strcmp(dn, name))
+			found = fn->decorators[k];
+	}
+	return found;
 }
 
 /* The @triton.jit functions at the top level of the kernel file, with their autotune and
@@ -1467,13 +1478,8 @@ static int collect_module(sema *s, jit_info *fns, int max)
 			continue;
 		const ast_func *fn = st->func;
 		jit_info ji = {.fn = fn, .is_jit = true};
-		for (int k = 0; k < fn->ndecorators; k++) {
-			const char *dn = decorator_name(fn->decorators[k]);
-			if (dn && !strcmp(dn, "autotune"))
-				ji.autotune = fn->decorators[k];
-			else if (dn && !strcmp(dn, "heuristics"))
-				ji.heuristics = fn->decorators[k];
-		}
+		ji.autotune = sema_find_decorator(fn, "autotune");
+		ji.heuristics = sema_find_decorator(fn, "heuristics");
 		if (n == max)
 			sema_fail(s, fn->loc, "too many @triton.jit functions in one file");
 		fns[n++] = ji;

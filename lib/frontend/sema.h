@@ -29,6 +29,12 @@ typedef struct sema_spec {
  * -s takes, and its @triton.autotune / @triton.heuristics decorators as written. */
 void sema_list_kernels(strbuf *out, diag_engine *d, const ast_module *m);
 
+/* The name a decorator (or a call) ends in: "jit" for @triton.jit, "autotune" for
+ * @triton.autotune(...), "Config" for triton.Config(...); NULL for any other form. */
+const char *sema_decorator_name(const ast_expr *d);
+/* The last of fn's decorators with that name (sema_decorator_name), NULL when none has it. */
+const ast_expr *sema_find_decorator(const ast_func *fn, const char *name);
+
 /* Lowers the chosen kernel of m into a new module of c. Errors go to d; NULL if any. */
 ir_module *sema_lower(ir_context *c, diag_engine *d, const ast_module *m, const sema_spec *spec);
 

@@ -108,9 +108,8 @@ void sema_list_kernels(strbuf *out, diag_engine *d, const ast_module *m)
 		 * before the next decorator (or the def) */
 		for (int k = 0; k < fn->ndecorators; k++) {
 			const ast_expr *dc = fn->decorators[k];
-			const ast_expr *f = dc->kind == AST_CALL && dc->call.func ? dc->call.func : dc;
-			const char *n = f->kind == AST_ATTR ? f->attr.name : f->kind == AST_NAME ? f->name : "";
-			if (strcmp(n, "autotune") && strcmp(n, "heuristics"))
+			const char *n = sema_decorator_name(dc);
+			if (!n || (strcmp(n, "autotune") && strcmp(n, "heuristics")))
 				continue;
 			uint32_t last = k + 1 < fn->ndecorators ? fn->decorators[k + 1]->loc.line - 1
 								: fn->def_line - 1;

@@ -306,15 +306,7 @@ void sema_modules_init(sema *s, const sema_spec *spec)
 
 bool sema_is_jit(const ast_func *fn)
 {
-	for (int k = 0; k < fn->ndecorators; k++) {
-		const ast_expr *d = fn->decorators[k];
-		if (d->kind == AST_CALL && d->call.func)
-			d = d->call.func;
-		const char *n = d->kind == AST_NAME ? d->name : d->kind == AST_ATTR ? d->attr.name : NULL;
-		if (n && !strcmp(n, "jit"))
-			return true;
-	}
-	return false;
+	return sema_find_decorator(fn, "jit") != NULL;
 }
 
 bool sema_is_constexpr_fn(const ast_func *fn)

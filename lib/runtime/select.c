@@ -1,7 +1,9 @@
 /* select.c: which of a multi-target launcher's embedded artifacts runs on this machine
  * (tilert.h, "launchers for several targets"). The choice is a pure function of the list and
  * of a tilert_device_info, so that tests can feed it fake devices; tilert_device_query()
- * fills the real one from the drivers. */
+ * fills the real one from the drivers. Loading tries the candidates in order: a cubin the
+ * driver refuses (CUDA_ERROR_NO_BINARY_FOR_GPU, _INVALID_IMAGE) gives way to the next one,
+ * the PTX; tilert_variant_load_on takes the device and the loader, so that tests fake both. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,35 +94,39 @@ static int amd_match(const tilert_variant *v, const char *arch)
 	return v->format == TILERT_FORMAT_HSACO && arch[0] && v->target && !strcmp(v->target, arch);
 }
 
-int tilert_variant_select(const tilert_variant *v, size_t n, const tilert_device_info *dev,
-                          size_t *out)
+/* The candidates for dev among v[0..n), best first, into order (n entries); their count. A
+ * CUDA device: its NVIDIA artifacts by nv_rank (exact cubin, same-major cubin, PTX); an AMD
+ * GPU: its HSACO; else (or when none of those is there) this CPU's artifact. */
+static size_t variant_order(const tilert_variant *v, size_t n, const tilert_device_info *dev,
+                            size_t *order)
 {
-	if (!v || !dev || !out)
-		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_variant_select: NULL argument");
-	size_t best = n;
-	int best_rank = 0;
+	size_t count = 0;
 	if (!dev->force_cpu && dev->cuda_cc > 0) {
+		/* insertion by rank, the earlier of equals first */
 		for (size_t i = 0; i < n; i++) {
 			int r = nv_rank(&v[i], dev->cuda_cc);
-			if (r > best_rank) {
-				best_rank = r;
-				best = i;
-			}
+			if (!r)
+				continue;
+			size_t j = count++;
+			for (; j > 0 && nv_rank(&v[order[j - 1]], dev->cuda_cc) < r; j--)
+				order[j] = order[j - 1];
+			order[j] = i;
 		}
 	} else if (!dev->force_cpu && dev->amd_arch[0]) {
-		for (size_t i = 0; i < n && best == n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (amd_match(&v[i], dev->amd_arch))
-				best = i;
+				order[count++] = i;
 	}
-	for (size_t i = 0; i < n && best == n; i++)
+	for (size_t i = 0; i < n && count == 0; i++)
 		if (v[i].format == TILERT_FORMAT_HOST && dev->cpu && v[i].target &&
 		    !strcmp(v[i].target, dev->cpu))
-			best = i;
-	if (best < n) {
-		*out = best;
-		return TILERT_OK;
-	}
-	/* nothing fits: say what the device is and what there was */
+			order[count++] = i;
+	return count;
+}
+
+/* The error for a device that none of v[0..n) fits: what the device is and what there was. */
+static int none_fits(const tilert_variant *v, size_t n, const tilert_device_info *dev)
+{
 	char have[400] = "", b[48];
 	size_t len = 0;
 	for (size_t i = 0; i < n && len < sizeof have; i++)
@@ -141,6 +147,23 @@ int tilert_variant_select(const tilert_variant *v, size_t n, const tilert_device
 	                   "launcher has %s", what, n ? have : "none");
 }
 
+int tilert_variant_select(const tilert_variant *v, size_t n, const tilert_device_info *dev,
+                          size_t *out)
+{
+	if (!v || !dev || !out)
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_variant_select: NULL argument");
+	size_t small[16], *order = n <= 16 ? small : malloc(sizeof *order * n);
+	if (!order)
+		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "tilert_variant_select: out of memory");
+	size_t count = variant_order(v, n, dev, order), best = count ? order[0] : n;
+	if (order != small)
+		free(order);
+	if (!count)
+		return none_fits(v, n, dev);
+	*out = best;
+	return TILERT_OK;
+}
+
 const char *tilert_variant_describe(const tilert_variant *v, char *buf, size_t size)
 {
 	if (!v || !v->target)
@@ -153,30 +176,61 @@ const char *tilert_variant_describe(const tilert_variant *v, char *buf, size_t s
 	return buf;
 }
 
+int tilert_variant_load_on(const tilert_variant *v, size_t n, const char *name,
+                           const tilert_device_info *dev, tilert_load_fn load_data,
+                           tilert_module **mod, tilert_kernel **k, size_t *chosen)
+{
+	if (!v || !name || !dev || !load_data || !mod || !k || !chosen)
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_variant_load: NULL argument");
+	size_t small[16], *order = n <= 16 ? small : malloc(sizeof *order * n);
+	if (!order)
+		return tilert_fail(TILERT_ERR_OUT_OF_MEMORY, "tilert_variant_load: out of memory");
+	size_t count = variant_order(v, n, dev, order);
+	int rc = count ? TILERT_OK : none_fits(v, n, dev);
+	/* each refusal, "sm_90a cubin: ...; sm_90a ptx: ...", for the error when none loads */
+	char tried[1024] = "", b[48];
+	size_t len = 0;
+	for (size_t c = 0; c < count; c++) {
+		size_t i = order[c];
+		tilert_module *m = NULL;
+		tilert_kernel *kk = NULL;
+		rc = load_data(v[i].data, v[i].size, &m);
+		if (rc == TILERT_OK && (rc = tilert_module_get_kernel(m, name, &kk)) != TILERT_OK)
+			tilert_module_unload(m);
+		if (rc == TILERT_OK) {
+			*mod = m;
+			*k = kk;
+			*chosen = i;
+			break;
+		}
+		if (len < sizeof tried)
+			len += (size_t)snprintf(tried + len, sizeof tried - len, "%s%s: %s", len ? "; " : "",
+			                        tilert_variant_describe(&v[i], b, sizeof b),
+			                        tilert_last_error());
+		/* the driver refused this image (no binary for this GPU, a bad image, a PTX
+		 * version it cannot compile): the next candidate may load; anything else (no
+		 * driver, out of memory, no such kernel) is the answer */
+		if (rc != TILERT_ERR_FORMAT)
+			break;
+		if (c + 1 == count && c > 0)
+			rc = tilert_fail(rc, "no embedded artifact loads on this device: %s", tried);
+	}
+	if (order != small)
+		free(order);
+	return rc;
+}
+
 int tilert_variant_load(const tilert_variant *v, size_t n, const char *name, tilert_module **mod,
                         tilert_kernel **k, size_t *chosen)
 {
 	tilert_device_info dev;
-	size_t i;
 	int rc;
 
 	if (!name || !mod || !k || !chosen)
 		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_variant_load: NULL argument");
-	if ((rc = tilert_device_query(&dev)) != TILERT_OK ||
-	    (rc = tilert_variant_select(v, n, &dev, &i)) != TILERT_OK)
+	if ((rc = tilert_device_query(&dev)) != TILERT_OK)
 		return rc;
-	tilert_module *m = NULL;
-	tilert_kernel *kk = NULL;
-	if ((rc = tilert_module_load_data(v[i].data, v[i].size, &m)) != TILERT_OK)
-		return rc;
-	if ((rc = tilert_module_get_kernel(m, name, &kk)) != TILERT_OK) {
-		tilert_module_unload(m);
-		return rc;
-	}
-	*mod = m;
-	*k = kk;
-	*chosen = i;
-	return TILERT_OK;
+	return tilert_variant_load_on(v, n, name, &dev, tilert_module_load_data, mod, k, chosen);
 }
 
 /* ---- specialization variants ---------------------------------------------------------------- */
@@ -195,4 +249,30 @@ size_t tilert_spec_choose(const char *const *conds, size_t nspec, const int64_t 
 			return s;
 	}
 	return nspec;
+}
+
+/* ---- integer heuristics of tuned launchers ------------------------------------------------- */
+
+int tilert_heuristic_index(const char *kernel, const char *heuristic, int64_t value,
+                           const int64_t *values, size_t n, size_t *index)
+{
+	if (!index || (n && !values))
+		return tilert_fail(TILERT_ERR_INVALID_ARGUMENT, "tilert_heuristic_index: NULL argument");
+	for (size_t i = 0; i < n; i++)
+		if (values[i] == value) {
+			*index = i;
+			return TILERT_OK;
+		}
+	const char *h = heuristic ? heuristic : "?";
+	char have[300] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < n && len < sizeof have; i++)
+		len += (size_t)snprintf(have + len, sizeof have - len, "%s%lld", i ? ", " : "",
+		                        (long long)values[i]);
+	if (len >= sizeof have)
+		memcpy(have + sizeof have - 4, "...", 4);
+	return tilert_fail(TILERT_ERR_NOT_FOUND, "kernel '%s': heuristic %s = %lld was not compiled "
+	                   "(%s = %s): list the values launches need with tilecc --heuristic "
+	                   "%s=V1,V2,... or a 'heuristic:' line (docs/abi.md, \"Heuristics\")",
+	                   kernel ? kernel : "?", h, (long long)value, h, n ? have : "none", h);
 }

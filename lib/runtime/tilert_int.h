@@ -76,6 +76,15 @@ int tilert_fail(int code, const char *fmt, ...)
 #endif
     ;
 
+/* select.c: tilert_variant_load for the device dev with the loader load_data (which
+ * tilert_variant_load passes as tilert_module_load_data, and tests fake): the candidates for
+ * dev in order (tilert_variant_select's rules), each loaded in turn while the loader refuses
+ * the image (TILERT_ERR_FORMAT); the error of the last when none loads, naming each. */
+typedef int (*tilert_load_fn)(const void *data, size_t size, tilert_module **out);
+int tilert_variant_load_on(const tilert_variant *v, size_t n, const char *name,
+                           const tilert_device_info *dev, tilert_load_fn load_data,
+                           tilert_module **mod, tilert_kernel **k, size_t *chosen);
+
 /* meta.c: parses k->text (NUL-terminated, owned by k) into k->meta and k->params; checks
  * that the name matches k->name and the target matches want_target. */
 int tilert_meta_parse(tilert_kernel *k, const char *want_target);

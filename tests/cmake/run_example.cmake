@@ -78,7 +78,9 @@ foreach(line "vadd: OK" "softmax: OK")
 endforeach()
 
 # 2. TARGETS with two CPU targets: both artifacts are generated, the one for this machine
-# goes into the library, and the program still runs.
+# goes into the library, and the program still runs. The signature has ':?' entries, so
+# each target's launcher holds specialization variants (docs/abi.md, "Specialization
+# variants"): the program checks the variant each launch ran and its result.
 if(PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(here x86-64)
   set(other riscv64)
@@ -96,27 +98,50 @@ cmake_minimum_required(VERSION 3.20)
 project(tilecc_multi LANGUAGES C)
 find_package(TileCC 0.1 REQUIRED)
 tilecc_add_kernel(vadd_kernel SOURCE \"${EXAMPLE_DIR}/vadd.py\" KERNEL vadd
-  SIGNATURE \"*fp32:16, *fp32:16, *fp32:16, i32, 1024\" TARGETS ${other} ${here}
+  SIGNATURE \"*fp32:?, *fp32:16, *fp32:?, i32:?, 1024\" TARGETS ${other} ${here}
   STATIC_RUNTIME)
 add_executable(multi main.c)
 target_link_libraries(multi PRIVATE vadd_kernel)
 ")
 file(WRITE "${src}/main.c" [=[
 #include <stdio.h>
+#include <string.h>
 #include "vadd.h"
-int main(void)
+static _Alignas(64) float x[3100], y[3100], z[3100];
+/* z = x + y for n elements from x + xo and z + zo; the variant must be want */
+static int run(int xo, int zo, int n, const char *want)
 {
-	static float x[3000], y[3000], z[3000];
-	for (int i = 0; i < 3000; i++)
-		x[i] = (float)i, y[i] = 0.5f;
-	int rc = vadd_launch(NULL, (tilert_grid){3, 1, 1}, x, y, z, 3000);
-	for (int i = 0; i < 3000; i++)
-		if (rc != TILERT_OK || z[i] != (float)i + 0.5f) {
-			printf("multi: wrong (rc %d, z[%d] = %g)\n", rc, i, z[i]);
+	for (int i = 0; i < 3100; i++)
+		x[i] = (float)i, y[i] = 0.5f, z[i] = -1.0f;
+	int rc = vadd_launch(NULL, (tilert_grid){(uint32_t)(n + 1023) / 1024, 1, 1}, x + xo, y,
+			     z + zo, n);
+	const char *v = vadd_last_variant();
+	if (rc != TILERT_OK || !v || strcmp(v, want)) {
+		printf("multi: n=%d: rc %d, ran '%s', want '%s'\n", n, rc, v ? v : "", want);
+		return 1;
+	}
+	for (int i = 0; i < 3100; i++) {
+		float w = i >= zo && i < zo + n ? (float)(i - zo + xo) + 0.5f : -1.0f;
+		if (z[i] != w) {
+			printf("multi: n=%d: z[%d] = %g, want %g\n", n, i, z[i], w);
 			return 1;
 		}
-	printf("multi: OK\n");
+	}
 	return 0;
+}
+int main(void)
+{
+	int bad = run(0, 0, 3000, "*fp32:16, *fp32:16, *fp32:16, i32, 1024");
+	bad |= run(1, 0, 2992, "*fp32, *fp32:16, *fp32:16, i32:16, 1024");
+	bad |= run(0, 3, 1, "*fp32:16, *fp32:16, *fp32, i32:1, 1024");
+	bad |= run(5, 7, 1001, "*fp32, *fp32:16, *fp32, i32, 1024");
+	if (vadd_num_specs != 12) {
+		printf("multi: %zu variants, want 12\n", vadd_num_specs);
+		bad = 1;
+	}
+	if (!bad)
+		printf("multi: OK (%zu variants)\n", vadd_num_specs);
+	return bad;
 }
 ]=])
 set(build "${WORK_DIR}/multi")
@@ -132,9 +157,16 @@ file(STRINGS "${build}/tilecc/vadd_kernel/vadd.${other}.h" h LIMIT_COUNT 1)
 if(NOT h MATCHES "for ${other}")
   message(FATAL_ERROR "cmake.example: vadd.${other}.h is not for ${other}: ${h}")
 endif()
+file(STRINGS "${build}/tilecc/vadd_kernel/vadd.${other}.h" h LIMIT_COUNT 1)
+if(NOT h MATCHES "12 specialization variants")
+  message(FATAL_ERROR "cmake.example: vadd.${other}.h has no specialization variants: ${h}")
+endif()
 find_program_built("${build}" multi exe)
 step("run ${exe}" "${exe}")
 message(STATUS "${step_output}")
+if(NOT step_output MATCHES "multi: OK \\(12 variants\\)")
+  message(FATAL_ERROR "cmake.example: the ':?' launcher did not run as expected:\n${step_output}")
+endif()
 
 # 3. examples/gpu (GPU_EXAMPLE_DIR): each kernel one launcher for sm_90a, sm_80, gfx942 and
 # x86-64; here, without a GPU, the x86-64 artifacts run (and again with the CPU forced).

@@ -179,5 +179,26 @@ int main(void)
 	CHECK(tilert_spec_choose(conds, 5, vals[5], 2) == 5); /* no unconditional entry */
 	CHECK(tilert_spec_choose(conds, 0, vals[0], 2) == 0);
 	CHECK(tilert_spec_choose(NULL, 3, vals[0], 2) == 3);
+
+	/* integer heuristics: the index of the value among those compiled, else NOT_FOUND
+	 * saying which kernel, heuristic and values */
+	const int64_t hv[] = {128, 256, 1024, INT64_MIN};
+	size_t hi = 99;
+	CHECK(tilert_heuristic_index("k", "BLOCK_N", 1024, hv, 4, &hi) == TILERT_OK && hi == 2);
+	CHECK(tilert_heuristic_index("k", "BLOCK_N", INT64_MIN, hv, 4, &hi) == TILERT_OK && hi == 3);
+	hi = 99;
+	CHECK(tilert_heuristic_index("k", "BLOCK_N", 2048, hv, 4, &hi) == TILERT_ERR_NOT_FOUND && hi == 99);
+	CHECK(strstr(tilert_last_error(), "kernel 'k': heuristic BLOCK_N = 2048 was not compiled "
+	                                  "(BLOCK_N = 128, 256, 1024, -9223372036854775808)") != NULL);
+	CHECK(tilert_heuristic_index("k", "B", 1, NULL, 0, &hi) == TILERT_ERR_NOT_FOUND);
+	CHECK(strstr(tilert_last_error(), "(B = none)") != NULL);
+	CHECK(tilert_heuristic_index(NULL, NULL, 1, hv, 4, &hi) == TILERT_ERR_NOT_FOUND);
+	CHECK(tilert_heuristic_index("k", "B", 1, hv, 4, NULL) == TILERT_ERR_INVALID_ARGUMENT);
+	CHECK(tilert_heuristic_index("k", "B", 1, NULL, 4, &hi) == TILERT_ERR_INVALID_ARGUMENT);
+	int64_t many[200];
+	for (int j = 0; j < 200; j++)
+		many[j] = 1000000000000LL + j;
+	CHECK(tilert_heuristic_index("k", "B", 1, many, 200, &hi) == TILERT_ERR_NOT_FOUND);
+	CHECK(strstr(tilert_last_error(), "...") != NULL);
 	return test_result("test_select");
 }

@@ -63,6 +63,47 @@ static inline int64_t tt_cdiv(int64_t a, int64_t b)
 	return -tt_fdiv(-a, b);
 }
 
+static inline int64_t tt_min(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+static inline int64_t tt_max(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+static inline int64_t tt_np2(int64_t a)
+{
+	int64_t p = 1;
+	while (p < a && p < ((int64_t)1 << 62))
+		p <<= 1;
+	return p;
+}
+
+/* The names of tune_eval's tests: a, b and c. */
+static int64_t env[3];
+static bool env_value(void *user, const char *name, int64_t *v)
+{
+	(void)user;
+	if (strlen(name) != 1 || name[0] < 'a' || name[0] > 'c')
+		return false;
+	*v = env[name[0] - 'a'];
+	return true;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static int64_t random_small(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	/* mostly small, of both signs, some zeros and powers of two */
+	switch (rng % 4) {
+	case 0: return (int64_t)(rng >> 40) % 5;
+	case 1: return (int64_t)1 << (rng >> 59);
+	default: return (int64_t)((rng >> 20) % 20001) - 10000;
+	}
+}
+
 int main(void)
 {
 	arena *a = arena_create();
@@ -124,6 +165,70 @@ int main(void)
 	const char *bad2 = "grid: a, b, c, d\nproblem: M=5\n";
 	CHECK(!tune_parse_spec(a, d, 1, bad2, strlen(bad2), &sp) && strstr(last, "1:16: a grid has at most three"));
 
+	/* tune_eval (the compiler's evaluation of heuristics at the problems) agrees with the C
+	 * the launcher runs (the helpers above) on random values of both signs */
+	static const char *const exprs[] = {"a // b", "a % b", "cdiv(a, b)", "min(a, b) * c",
+					     "max(a, b) - c", "next_power_of_2(a)",
+					     "max(1, min(4, 512 // next_power_of_2(a)))",
+					     "a % b == 0 and not c < 0 or a > b", "-a + b * c // 3"};
+	for (size_t x = 0; x < sizeof exprs / sizeof exprs[0]; x++) {
+		tune_expr *e = tune_parse_expr(a, d, 1, 1, 1, exprs[x], strlen(exprs[x]));
+		CHECK(e != NULL);
+		for (int t = 0; e && t < 2000; t++) {
+			int64_t va = random_small(), vb = random_small(), vc = random_small(), got = 0;
+			env[0] = va, env[1] = vb, env[2] = vc;
+			const tune_expr *unknown = NULL;
+			CHECK(tune_eval(e, env_value, NULL, &got, &unknown));
+			int64_t want;
+			switch (x) {
+			case 0: want = tt_fdiv(va, vb); break;
+			case 1: want = tt_mod(va, vb); break;
+			case 2: want = tt_cdiv(va, vb); break;
+			case 3: want = tt_min(va, vb) * vc; break;
+			case 4: want = tt_max(va, vb) - vc; break;
+			case 5: want = tt_np2(va); break;
+			case 6: want = tt_max(1, tt_min(4, tt_fdiv(512, tt_np2(va)))); break;
+			case 7: want = (tt_mod(va, vb) == 0 && !(vc < 0)) || va > vb; break;
+			default: want = -va + tt_fdiv(vb * vc, 3); break;
+			}
+			if (got != want) {
+				fprintf(stderr, "tune_eval(%s) at a=%lld b=%lld c=%lld: %lld, want %lld\n",
+					exprs[x], (long long)va, (long long)vb, (long long)vc,
+					(long long)got, (long long)want);
+				test_failures++;
+				break;
+			}
+		}
+	}
+	{
+		tune_expr *e = tune_parse_expr(a, d, 1, 1, 1, "a + zz * 2", 10);
+		const tune_expr *unknown = NULL;
+		int64_t v;
+		CHECK(!tune_eval(e, env_value, NULL, &v, &unknown) && unknown &&
+		      !strcmp(unknown->name, "zz") && unknown->loc.col == 5);
+	}
+
+	/* value lists: --heuristic NAME=V,... lines, and a spec's heuristic: lines */
+	tune_values *hv;
+	int nhv;
+	const char *hl = "BLOCK_N=16,32, 64\n  ROWS = -1 ,2\n";
+	CHECK(tune_parse_values(a, d, 1, hl, strlen(hl), &hv, &nhv) && nhv == 2);
+	CHECK(!strcmp(hv[0].name, "BLOCK_N") && hv[0].n == 3 && hv[0].values[2] == 64);
+	CHECK(!strcmp(hv[1].name, "ROWS") && hv[1].n == 2 && hv[1].values[0] == -1 &&
+	      hv[1].loc.line == 2 && hv[1].loc.col == 3);
+	const char *hbad[] = {"B=", "B=1,,2", "=1", "B 1", "B=1 2", "B=99999999999999999999"};
+	const char *hwhy[] = {"1:3: expected an integer", "1:5: expected an integer",
+			      "1:1: expected NAME = VALUE", "1:1: expected NAME = VALUE",
+			      "1:5: expected ','", "1:3: expected an integer"};
+	for (size_t x = 0; x < sizeof hbad / sizeof hbad[0]; x++) {
+		last[0] = 0;
+		CHECK(!tune_parse_values(a, d, 1, hbad[x], strlen(hbad[x]), &hv, &nhv) &&
+		      strstr(last, hwhy[x]));
+	}
+	const char *hspec = "grid: n\nproblem: n=4\nheuristic: B = 8, 4\n";
+	CHECK(tune_parse_spec(a, d, 1, hspec, strlen(hspec), &sp) && sp.nhval == 1 &&
+	      sp.hvals[0].n == 2 && sp.hvals[0].values[1] == 4 && sp.hvals[0].loc.col == 12);
+
 	/* a tuning file */
 	const char *tf = "format: 1\ncompiler: tilecc 0.1.0\nkernel: k\ntarget: x86-64\n"
 			 "signature: *fp32, i32\nkey: n\ngrid: cdiv(n, B)\nconfig: B=16  # 0\n"
@@ -140,6 +245,9 @@ int main(void)
 	const char *tf4 = "format: 2\n";
 	CHECK(!tune_parse_file(a, d, 1, tf4, strlen(tf4), &t) && strstr(last, "1:9: unknown tuning file format"));
 	CHECK(!strcmp(tune_source_hash(a, "", 0), "cbf29ce484222325"));
+	const char *tf5 = "format: 1\ncompiler: x\nkernel: k\ntarget: t\nsignature: s\nkey: n\n"
+			  "grid: n\nheuristic: B = 1, 2\nconfig: C=1\n";
+	CHECK(tune_parse_file(a, d, 1, tf5, strlen(tf5), &t) && t.nhval == 1 && t.hvals[0].n == 2);
 
 	arena_destroy(a);
 	return test_result("test_tune");

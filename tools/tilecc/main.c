@@ -2,6 +2,7 @@
  * calls tilecc_compile() and writes the result atomically. Everything else lives in the
  * library. Exit codes: 0 success, 1 errors in the input, 2 usage errors, 3 internal. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,9 @@ static void usage(FILE *f)
 		"  --config \"CONFIG\"     one config to tune (repeatable), the same way\n"
 		"  --tuning FILE         with -o FILE.h: a launcher that dispatches on the tuned\n"
 		"                        configs of the tuning file (no device needed)\n"
+		"  --heuristic NAME=V1,V2,...\n"
+		"                        values to compile an integer @triton.heuristics entry\n"
+		"                        for, besides those the problems reach (repeatable)\n"
 		"  --help, --version\n",
 		prog, prog, prog);
 }
@@ -95,6 +99,21 @@ static void on_diag(void *user, const tilecc_diagnostic *d)
 {
 	(void)user;
 	fputs(d->rendered, stderr);
+}
+
+/* Appends v and a newline to the NUL-terminated *buf of *len bytes; false when out of memory. */
+static bool append_line(char **buf, size_t *len, const char *v)
+{
+	size_t n = strlen(v);
+	char *nb = realloc(*buf, *len + n + 2);
+	if (!nb)
+		return false;
+	memcpy(nb + *len, v, n);
+	*len += n;
+	nb[(*len)++] = '\n';
+	nb[*len] = 0;
+	*buf = nb;
+	return true;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -197,6 +216,8 @@ int main(int argc, char **argv)
 	size_t spec_len = 0, tuning_len = 0, configs_len = 0;
 	char *config_lines = NULL; /* the --config options, one a line */
 	size_t config_lines_len = 0;
+	char *heuristic_lines = NULL; /* the --heuristic options, one a line */
+	size_t heuristic_lines_len = 0;
 	int rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -300,17 +321,15 @@ int main(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &i, "--configs", &missing))) {
 			configs_path = v;
 		} else if ((v = opt_value(argc, argv, &i, "--config", &missing))) {
-			size_t n = strlen(v);
-			char *nl = realloc(config_lines, config_lines_len + n + 2);
-			if (!nl) {
+			if (!append_line(&config_lines, &config_lines_len, v)) {
 				rc = 3;
 				goto out;
 			}
-			config_lines = nl;
-			memcpy(config_lines + config_lines_len, v, n);
-			config_lines_len += n;
-			config_lines[config_lines_len++] = '\n';
-			config_lines[config_lines_len] = 0;
+		} else if ((v = opt_value(argc, argv, &i, "--heuristic", &missing))) {
+			if (!append_line(&heuristic_lines, &heuristic_lines_len, v)) {
+				rc = 3;
+				goto out;
+			}
 		} else if (!strcmp(a, "--print-locations")) {
 			o.print_locations = 1;
 		} else if (!strcmp(a, "-ftime-report")) {
@@ -344,6 +363,10 @@ int main(int argc, char **argv)
 
 	if (configs_path && config_lines) {
 		rc = bad_usage("%s", "give the configs with --configs FILE or with --config, not both");
+		goto out;
+	}
+	if (heuristic_lines && !spec_path && !tuning_path) {
+		rc = bad_usage("%s", "--heuristic lists values for --tune or --tuning");
 		goto out;
 	}
 	if (tuning_path && (!output || !strcmp(output, "-"))) {
@@ -380,6 +403,11 @@ int main(int argc, char **argv)
 		o.configs_name = "<--config>";
 		o.configs = config_lines;
 		o.configs_len = config_lines_len;
+	}
+	if (heuristic_lines) {
+		o.heuristics_name = "<--heuristic>";
+		o.heuristics = heuristic_lines;
+		o.heuristics_len = heuristic_lines_len;
 	}
 
 	size_t len = 0;
@@ -452,5 +480,6 @@ out:
 	free(tuning_text);
 	free(configs_text);
 	free(config_lines);
+	free(heuristic_lines);
 	return rc;
 }
