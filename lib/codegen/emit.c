@@ -380,12 +380,86 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
 }
 
 
-/* Verifies and optimizes the module (default<O3> unless -O0), timing both into tr. */
-static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr)
+/* ---- huge functions --------------------------------------------------------------------------
+ *
+ * LLVM's default<O3> and its code generators are not linear in the size of one function.
+ * The CPU lowering writes one loop per tile op, so a long straight-line kernel becomes
+ * thousands of loops one after another, whose dominator tree is a chain as deep as the
+ * kernel is long: instcombine (isGuaranteedNotToBeUndefOrPoison walks up the dominators of
+ * its context), the SCEV-based loop passes (IndVars, LoopVectorize, LoopRotate, and in the
+ * code generator IVUsers and LSR: guards are looked for up the same chain) and
+ * CodeGenPrepare (which restarts the function after a change, below 10 000 blocks) all turn
+ * quadratic, and a 100k-op kernel took minutes (docs/perf.md, "Compile time vs IR size").
+ *
+ * A function of more LLVM instructions after the lowering than the threshold therefore takes
+ * a reduced pipeline, the same for every target: SROA (tiles out of their buffers), early CSE
+ * and simplifycfg, each linear. On CPUs the object is then made at CodeGenOpt::None (fast
+ * instruction selection and the fast register allocator, no CodeGenPrepare, LSR or machine
+ * scheduler), which is linear too; on GPUs the code generator keeps its level (NVPTX's is
+ * about n log n on such input, and ptxas optimizes what it gets). The code of a huge
+ * function is scalar loops with spills: slower, but made in seconds.
+ *
+ * The threshold, 20 000 LLVM instructions in one function, is 2.6 times the largest module
+ * of the bench and e2e kernels on any target (7 700, the CPU sorts; the bench matmul for
+ * sm_80 6 600), and about where default<O3> and the x86-64 code generator together pass
+ * 5 s (10k ops of bench/compile/gen_ir.py, 9 700 instructions: 2 s; 30k ops: 11 s).
+ * TILECC_HUGE_FUNC=N moves it (0: never the reduced pipeline). */
+enum { CG_HUGE_FUNC_INSTS = 20000 };
+
+static long huge_threshold(void)
+{
+	const char *env = getenv("TILECC_HUGE_FUNC");
+	if (env && *env) {
+		char *end;
+		long n = strtol(env, &end, 10);
+		if (!*end && n >= 0)
+			return n;
+	}
+	return CG_HUGE_FUNC_INSTS;
+}
+
+/* The module's largest function body: its instructions into *insts, and the function. */
+static LLVMValueRef largest_function(LLVMModuleRef m, long *insts)
+{
+	LLVMValueRef best = NULL;
+	*insts = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+		long n = 0;
+		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+			for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+				n++;
+		if (n > *insts) {
+			*insts = n;
+			best = f;
+		}
+	}
+	return best;
+}
+
+/* Whether the module holds a huge function (above); says so in the time report. */
+static bool is_huge(cg *c, strbuf *tr)
+{
+	long limit = huge_threshold(), n;
+	LLVMValueRef f = largest_function(c->mod, &n);
+	if (!limit || n <= limit)
+		return false;
+	if (tr) {
+		size_t len;
+		const char *name = LLVMGetValueName2(f, &len);
+		strbuf_printf(tr, "  huge function: @%.*s, %ld LLVM instructions (over %ld): the reduced LLVM "
+				  "pipeline\n", (int)(len > 64 ? 64 : len), name, n, limit);
+	}
+	return true;
+}
+
+/* Verifies and optimizes the module (default<O3> unless -O0; the reduced pipeline when
+ * *huge comes back true), timing both into tr. */
+static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, bool *huge)
 {
 	char *err = NULL;
 	char what[64];
 	double t = now_ms();
+	*huge = false;
 	if (LLVMVerifyModule(c->mod, LLVMReturnStatusAction, &err)) {
 		diag_internal(c->d, "the generated LLVM IR is invalid: %.600s", err);
 		LLVMDisposeMessage(err);
@@ -395,17 +469,22 @@ static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr)
 	time_phase(tr, "LLVM verifier", t, NULL);
 	if (opt_level == 0)
 		return 0;
+	*huge = is_huge(c, tr);
 	t = now_ms();
 	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
-	char pipeline[32];
-	snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 3 : opt_level);
+	char pipeline[64];
+	if (*huge)
+		snprintf(pipeline, sizeof pipeline, "function(sroa,early-cse,simplifycfg)");
+	else
+		snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 3 : opt_level);
 	LLVMErrorRef e = LLVMRunPasses(c->mod, pipeline, tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
 	if (!e) {
-		time_phase(tr, "LLVM optimization", t, count_insts(tr, c->mod, what, sizeof what));
+		time_phase(tr, *huge ? "LLVM optimization, reduced" : "LLVM optimization", t,
+			   count_insts(tr, c->mod, what, sizeof what));
 		return 0;
 	}
 	char *msg = LLVMGetErrorMessage(e);
@@ -450,6 +529,23 @@ static int emit_module(cg *c, LLVMTargetMachineRef tm, tilecc_emit emit, char **
 	return *out ? 0 : 3;
 }
 
+/* A CPU target machine: PIC, lp64d on riscv64; CodeGenOpt::None when fast, else
+ * Aggressive. NULL when LLVM cannot make one. */
+static LLVMTargetMachineRef cpu_target_machine(LLVMTargetRef target, const char *triple,
+					       const char *cpu, const char *feat, bool riscv, bool fast)
+{
+	LLVMTargetMachineOptionsRef tmo = LLVMCreateTargetMachineOptions();
+	LLVMTargetMachineOptionsSetCPU(tmo, cpu);
+	LLVMTargetMachineOptionsSetFeatures(tmo, feat);
+	LLVMTargetMachineOptionsSetCodeGenOptLevel(tmo, fast ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive);
+	LLVMTargetMachineOptionsSetRelocMode(tmo, LLVMRelocPIC);
+	if (riscv)
+		LLVMTargetMachineOptionsSetABI(tmo, "lp64d");
+	LLVMTargetMachineRef tm = LLVMCreateTargetMachineWithOptions(target, triple, tmo);
+	LLVMDisposeTargetMachineOptions(tmo);
+	return tm;
+}
+
 int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, tilecc_emit emit,
 		char **out, size_t *len)
 {
@@ -477,16 +573,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 		LLVMDisposeMessage(err);
 		goto done;
 	}
-	LLVMTargetMachineOptionsRef tmo = LLVMCreateTargetMachineOptions();
-	LLVMTargetMachineOptionsSetCPU(tmo, cpu);
-	LLVMTargetMachineOptionsSetFeatures(tmo, feat);
-	LLVMTargetMachineOptionsSetCodeGenOptLevel(tmo, o->opt_level == 0 ? LLVMCodeGenLevelNone
-							  : LLVMCodeGenLevelAggressive);
-	LLVMTargetMachineOptionsSetRelocMode(tmo, LLVMRelocPIC);
-	if (o->is_riscv)
-		LLVMTargetMachineOptionsSetABI(tmo, "lp64d");
-	tm = LLVMCreateTargetMachineWithOptions(target, triple, tmo);
-	LLVMDisposeTargetMachineOptions(tmo);
+	tm = cpu_target_machine(target, triple, cpu, feat, o->is_riscv, o->opt_level == 0);
 	if (!tm) {
 		diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (cpu %s)", triple, cpu);
 		goto done;
@@ -501,8 +588,19 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	 * AVX512-BF16, and gcc 12's libgcc has none: always define it */
 	cg_define_half_libcalls(&c, c.soft_half, true);
 	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
-	if (optimize(&c, tm, o->opt_level, tr))
+	bool huge;
+	if (optimize(&c, tm, o->opt_level, tr, &huge))
 		goto done;
+	if (huge) {
+		/* a huge function's machine code at CodeGenOpt::None (see "huge functions") */
+		LLVMTargetMachineRef fast = cpu_target_machine(target, triple, cpu, feat, o->is_riscv, true);
+		if (!fast) {
+			diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (cpu %s)", triple, cpu);
+			goto done;
+		}
+		LLVMDisposeTargetMachine(tm);
+		tm = fast;
+	}
 	t = now_ms();
 	if (emit != TILECC_EMIT_SHARED) {
 		rc = emit_module(&c, tm, emit, out, len);
@@ -726,7 +824,8 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 	if (link_libdevice(&c))
 		goto done;
 	time_phase(tr, "linking libdevice", t, NULL);
-	if (optimize(&c, tm, opt_level, tr))
+	bool huge;
+	if (optimize(&c, tm, opt_level, tr, &huge))
 		goto done;
 	t = now_ms();
 	if (emit != TILECC_EMIT_CUBIN) {
@@ -920,7 +1019,8 @@ int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int 
 		goto done;
 	internalize_helpers(&c);
 	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
-	if (optimize(&c, tm, opt_level, tr))
+	bool huge;
+	if (optimize(&c, tm, opt_level, tr, &huge))
 		goto done;
 	t = now_ms();
 	if (emit != TILECC_EMIT_HSACO) {
