@@ -30,13 +30,12 @@ typedef struct cg {
 	bool soft_half;           /* no hardware fp16 conversions: convert in integer ops */
 	bool gpu;                 /* a GPU target: the lowering of lower_gpu.c, fma contraction */
 	const struct gpu_isa *isa; /* the GPU target's table (gpu_isa.h), NULL for CPUs */
-	/* GPU: which signed i32 pointer offsets are widened by isa->wide_offset (gpu_isa.h),
-	 * so that ptxas keeps them 64-bit rather than rebuilding them before every cp.async.
-	 * In a function with a pipelined loop (async copies): on wgmma, those computed once
-	 * outside loops and the splat steps in loops (CG_WIDE_ALL); on mma.sync, the splat
-	 * steps only (CG_WIDE_STEPS): there the outside ones cost 2-10 % (docs/perf.md,
-	 * stages 7 and 8). */
-	enum { CG_WIDE_NONE, CG_WIDE_STEPS, CG_WIDE_ALL } wide_offsets;
+	/* GPU: a wgmma function with a pipelined loop (async copies), so its signed i32
+	 * pointer offsets computed outside loops, and the splat steps of pointer tiles advanced
+	 * in loops, are widened by isa->wide_offset (gpu_isa.h). Not on the mma.sync path:
+	 * there the first cost 2-10 % and the second left cvt.s64.s32 in the loop
+	 * (docs/perf.md, stages 7 and 8). */
+	bool wide_offsets;
 	strbuf *meta_out;         /* --print-metadata: each kernel's NAME__meta text is appended */
 	void *dib;                /* LLVMDIBuilderRef for line tables, NULL before the first use */
 	LLVMMetadataRef dsp;      /* the subprogram of the function being lowered, or NULL */

@@ -1908,10 +1908,9 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
 	const ir_attr *cc = ir_func_attr(f, "nv_cc");
 	g.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
-	c->wide_offsets = !isa->wide_offset || !has_async_copy(f->body) ? CG_WIDE_NONE
-			  : g.wgmma ? CG_WIDE_ALL : CG_WIDE_STEPS;
+	c->wide_offsets = isa->wide_offset && g.wgmma && has_async_copy(f->body);
 	lg_lower_block(c, f->body);
-	c->wide_offsets = CG_WIDE_NONE;
+	c->wide_offsets = false;
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");
 	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)

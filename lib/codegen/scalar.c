@@ -729,10 +729,9 @@ LLVMValueRef cg_scalar_op(cg *c, const ir_op *op, LLVMValueRef *a, const ir_type
 		 * which LLVM hoists. Not an invariant offset that differs by element
 		 * (attention's `+ offs_d[None, :]`): a 64-bit register per element held across
 		 * the loop cost attention 3-6 % (docs/perf.md, stage 8). */
-		if (LLVMTypeOf(off) == c->t_i32 && is_signed(ot) && c->wide_offsets != CG_WIDE_NONE &&
+		if (LLVMTypeOf(off) == c->t_i32 && is_signed(ot) && c->wide_offsets &&
 		    !LLVMIsConstant(off) &&
-		    (loop ? uniform(op->operands[1]) && loop_invariant(op->operands[1], loop, 4)
-			  : c->wide_offsets == CG_WIDE_ALL))
+		    (!loop || (uniform(op->operands[1]) && loop_invariant(op->operands[1], loop, 4))))
 			off = c->isa->wide_offset(c, off);
 		else if (LLVMTypeOf(off) != c->t_i64)
 			off = is_signed(ot) ? LLVMBuildSExt(b, off, c->t_i64, "")
