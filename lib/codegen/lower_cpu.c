@@ -41,6 +41,9 @@ typedef struct tv {
 	const ir_op *op;   /* the defining op of a lazy value */
 	int weight;        /* size of the lazy expression tree */
 	bool expensive;    /* the tree holds a division or a math function */
+	LLVMValueRef src;  /* a lazy broadcast: its operand computed into this buffer (an
+			    * expensive operand that the broadcast would recompute for every
+			    * copy of each element), or NULL */
 } tv;
 
 static bool is_tile(const ir_type *t)
@@ -232,6 +235,9 @@ static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i)
 	case IR_OP_BROADCAST:
 	case IR_OP_TRANS: {
 		LLVMValueRef src = remap(c, op, i);
+		LLVMValueRef sbuf = tile_of(c, &op->results[0])->src;
+		if (src && sbuf)
+			return load_elem(c, sbuf, op->operands[0]->type->elem, src);
 		return src ? elem(c, op->operands[0], src) : get(c, op->operands[0]);
 	}
 	default: /* expand_dims, reshape and the hints keep the element order */
@@ -416,9 +422,21 @@ static void lower_shape(cg *c, const ir_op *op)
 		set(c, &op->results[0], LLVMGetParam(c->fn, base + (unsigned)axis));
 		return;
 	}
+	case IR_OP_BROADCAST:
+		if (is_tile(x->type) && !tile_of(c, x)->buf && tile_of(c, x)->expensive && numel(rt) >= 4 * numel(x->type)) {
+			/* (pid * BM + arange(0, BM)) % M broadcast to BM x BK pointers: the
+			 * remainders once each into a buffer, not BK times */
+			tv *t = ARENA_NEW(c->a, tv);
+			t->op = op;
+			t->weight = 1;
+			t->src = materialize(c, x);
+			put(c, &op->results[0], t);
+			return;
+		}
+		define_lazy(c, op, 0);
+		return;
 	case IR_OP_MAKE_RANGE:
 	case IR_OP_SPLAT:
-	case IR_OP_BROADCAST:
 	case IR_OP_TRANS:
 		define_lazy(c, op, 0);
 		return;
@@ -749,6 +767,50 @@ static void load_runs(cg *c, const ir_op *op, LLVMValueRef out)
 	}
 }
 
+/* The mask m with the ops that keep "every element holds" looked through: a broadcast,
+ * reshape, expand_dims or splat keeps it (the source's elements are all there). */
+static const ir_value *mask_source(const ir_value *m)
+{
+	while (is_tile(m->type) && m->def &&
+	       (m->def->code == IR_OP_BROADCAST || m->def->code == IR_OP_EXPAND_DIMS || m->def->code == IR_OP_RESHAPE ||
+		m->def->code == IR_OP_SPLAT))
+		m = m->def->operands[0];
+	return m;
+}
+
+/* The number of elements all_true reads for m: the leaves below the broadcasts and the
+ * `&`s, a scalar counting 1. */
+static int64_t all_true_cost(const ir_value *m)
+{
+	m = mask_source(m);
+	if (!is_tile(m->type))
+		return 1;
+	if (m->def && m->def->code == IR_OP_ANDI)
+		return all_true_cost(m->def->operands[0]) + all_true_cost(m->def->operands[1]);
+	return numel(m->type);
+}
+
+/* Whether every element of mask m holds, as an i1; a broadcast, reshape or expand_dims
+ * is looked through, so a mask along one axis costs that axis, and a & b is checked as
+ * both (the bench matmul's (cm[:, None] < M) & (cn[None, :] < N): 2 x 128 compares, not
+ * 128 x 128). */
+static LLVMValueRef all_true(cg *c, const ir_value *m)
+{
+	m = mask_source(m);
+	if (!is_tile(m->type))
+		return get(c, m);
+	if (m->def && m->def->code == IR_OP_ANDI && !tile_of(c, m)->buf)
+		return LLVMBuildAnd(c->b, all_true(c, m->def->operands[0]), all_true(c, m->def->operands[1]), "");
+	LLVMValueRef flag = cpu_alloca(c, c->t_i8, "all");
+	LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), flag);
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(m->type));
+	LLVMValueRef x = LLVMBuildZExt(c->b, elem(c, m, i), c->t_i8, "");
+	LLVMBuildStore(c->b, LLVMBuildAnd(c->b, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), x, ""), flag);
+	loop_close(c, &l);
+	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
+}
+
 static void lower_store(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0], *v = op->operands[1];
@@ -770,16 +832,38 @@ static void lower_store(cg *c, const ir_op *op)
 	}
 	int64_t run = contiguous_run(c, p);
 	if (run > 1) {
-		cgloop outer, inner;
-		LLVMValueRef r = loop_open(c, &outer, numel(p->type) / run);
-		LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
-		LLVMValueRef base = elem(c, p, first);
-		LLVMValueRef j = loop_open(c, &inner, run);
-		LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
-		LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
-		masked_store(c, addr, e, m ? operand_elem(c, m, i) : NULL, operand_elem(c, v, i));
-		loop_close(c, &inner);
-		loop_close(c, &outer);
+		/* a mask that is cheap to check everywhere (one along each axis, say), and
+		 * holds everywhere in most programs: plain vector stores then, the masked ones
+		 * (vmaskmovps, slow on AMD) only for the programs at the edges */
+		LLVMBasicBlockRef join = NULL, slow = NULL;
+		bool split = m && is_tile(m->type) && all_true_cost(m) * 8 <= numel(m->type);
+		for (int pass = 0; pass < (split ? 2 : 1); pass++) {
+			if (split && pass == 0) {
+				LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.all");
+				slow = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.masked");
+				join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.done");
+				LLVMBuildCondBr(c->b, all_true(c, m), fast, slow);
+				LLVMPositionBuilderAtEnd(c->b, fast);
+			} else if (split) {
+				LLVMBuildBr(c->b, join);
+				LLVMPositionBuilderAtEnd(c->b, slow);
+			}
+			const ir_value *mm = split && pass == 0 ? NULL : m;
+			cgloop outer, inner;
+			LLVMValueRef r = loop_open(c, &outer, numel(p->type) / run);
+			LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+			LLVMValueRef base = elem(c, p, first);
+			LLVMValueRef j = loop_open(c, &inner, run);
+			LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
+			LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
+			masked_store(c, addr, e, mm ? operand_elem(c, mm, i) : NULL, operand_elem(c, v, i));
+			loop_close(c, &inner);
+			loop_close(c, &outer);
+		}
+		if (split) {
+			LLVMBuildBr(c->b, join);
+			LLVMPositionBuilderAtEnd(c->b, join);
+		}
 		return;
 	}
 	LLVMValueRef i = loop_open(c, &l, numel(p->type));
@@ -1097,26 +1181,6 @@ static bool is_zero_tile(const ir_value *v)
 	if (!a)
 		return false;
 	return (a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0 && !signbit(a->f));
-}
-
-/* Whether every element of mask m holds, as an i1; a broadcast, reshape or expand_dims
- * is looked through, so a mask along one axis costs that axis. */
-static LLVMValueRef all_true(cg *c, const ir_value *m)
-{
-	while (is_tile(m->type) && m->def &&
-	       (m->def->code == IR_OP_BROADCAST || m->def->code == IR_OP_EXPAND_DIMS || m->def->code == IR_OP_RESHAPE ||
-		m->def->code == IR_OP_SPLAT))
-		m = m->def->operands[0];
-	if (!is_tile(m->type))
-		return get(c, m);
-	LLVMValueRef flag = cpu_alloca(c, c->t_i8, "all");
-	LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), flag);
-	cgloop l;
-	LLVMValueRef i = loop_open(c, &l, numel(m->type));
-	LLVMValueRef x = LLVMBuildZExt(c->b, elem(c, m, i), c->t_i8, "");
-	LLVMBuildStore(c->b, LLVMBuildAnd(c->b, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), x, ""), flag);
-	loop_close(c, &l);
-	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
 }
 
 /* Fills rows[r] with the address of run r of the buffer buf (elements of type e, runs of

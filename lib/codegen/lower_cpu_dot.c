@@ -7,11 +7,13 @@
  * does MR * NV fused multiply-adds (vbroadcastss + vfmadd231ps on x86-64); the accumulators
  * are read from acc before the k loop and written to out after it, once per block.
  *
- * B is packed first, one column panel of NR columns at a time: its K rows of NR elements
- * copied into a contiguous scratch buffer (converted from fp16/bf16 to fp32 on the way), so
+ * B is packed first, all of it, into column panels of NR columns: each panel's K rows of NR
+ * elements contiguous in a scratch buffer (converted from fp16/bf16 to fp32 on the way), so
  * that the micro-kernel walks one sequential stream of B for every block of rows of the
  * panel instead of rows N elements apart (which fall into a few cache sets and evict each
- * other). A's rows are used in place: each block reads MR short sequential streams.
+ * other). The packing reads B row after row (a row of memory is one short stream; panel by
+ * panel, every 64-byte piece would be a TLB lookup and a miss of its own). A's rows are used
+ * in place: each block reads MR short sequential streams.
  *
  * The block shape is chosen from the target's vectors (the backend's c->vec_bytes, from
  * -mcpu/-mattr) so that the accumulators, NV vectors of B and a broadcast fit the register
@@ -127,17 +129,21 @@ static LLVMValueRef row_addr(cg *c, LLVMValueRef rows, LLVMValueRef r)
 	return LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""), "");
 }
 
-/* Copies the K x nr panel of B at column n0 (B's rows from brow0 on) into bp, row after row,
- * in the compute type. */
-static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0, LLVMValueRef n0,
-		   const panel *p)
+/* Copies B's K x N block (its rows from brow0 on) into bp, panel after panel: the panels
+ * of pf (full, nfull of them) at bp + j * K * pf.nr, then the panel pr of the columns left
+ * (pr.nv == 0: none). B is read row after row, each row's runs one after another, so that
+ * every row of memory is one short sequential stream (its K rows are usually a page or
+ * more apart: read panel by panel, each 64-byte piece of a row would cost a TLB lookup
+ * and a cache miss of its own). */
+static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0, const panel *pf, int64_t nfull,
+		   const panel *pr)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct), bt = cg_mem_type(c, d->b_elem);
+	unsigned align = (unsigned)ir_type_bits(d->ct) / 8;
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
 	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
 	LLVMValueRef seg0 = mul(c, add(c, brow0, k), per_row);
-	LLVMValueRef dst = mul(c, k, p->nr);
 	LLVMValueRef ahead = NULL;
 	if (d->b_prefetch && d->k > 1) {
 		/* the row K rows further down, at the stride of the first two rows */
@@ -146,18 +152,30 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0,
 						    c->t_i64, "");
 		ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
 	}
-	int64_t off = 0;
-	for (int v = 0; v < p->nv; v++) {
-		/* the vector lies in one run: runs are whole vectors */
-		LLVMValueRef col = add(c, n0, cg_i64(c, off));
-		LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
-		LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)), LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
-		if (ahead && (off * eb) % 64 == 0)
-			for (int64_t o = 0; o < p->w[v] * eb; o += 64)
-				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
-		LLVMValueRef x = load_b(c, d, src, p->w[v]);
-		store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), (unsigned)ir_type_bits(d->ct) / 8);
-		off += p->w[v];
+	/* one panel's row k: its vectors, from the run that holds each (runs are whole vectors) */
+	for (int part = 0; part < 2; part++) {
+		const panel *p = part == 0 ? pf : pr;
+		if (p->nv == 0 || (part == 0 && nfull == 0))
+			continue;
+		cgloop lj;
+		LLVMValueRef j = part == 0 ? loop_open(c, &lj, nfull) : cg_i64(c, nfull);
+		LLVMValueRef n0 = mul(c, j, pf->nr);
+		LLVMValueRef dst = add(c, mul(c, j, d->k * pf->nr), mul(c, k, p->nr));
+		int64_t off = 0;
+		for (int v = 0; v < p->nv; v++) {
+			LLVMValueRef col = add(c, n0, cg_i64(c, off));
+			LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
+			LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)),
+					      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
+			if (ahead && (off * eb) % 64 == 0)
+				for (int64_t o = 0; o < p->w[v] * eb; o += 64)
+					cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
+			LLVMValueRef x = load_b(c, d, src, p->w[v]);
+			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
+			off += p->w[v];
+		}
+		if (part == 0)
+			loop_close(c, &lj);
 	}
 	loop_close(c, &lk);
 }
@@ -276,21 +294,19 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 	}
 	panel pf = make_panel(nr, vw), pr = make_panel(rest, vw);
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
-	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * nr)), "bpanel");
+	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * d->n)), "bpack");
 	cgloop lb;
 	LLVMValueRef bi = loop_open(c, &lb, d->batch);
 	LLVMValueRef arow0 = mul(c, bi, d->m), brow0 = mul(c, bi, d->k), coff = mul(c, bi, d->m * d->n);
+	pack_b(c, d, bp, brow0, &pf, full, &pr);
 	if (full > 0) {
 		cgloop ln;
-		LLVMValueRef n0 = mul(c, loop_open(c, &ln, full), nr);
-		pack_b(c, d, bp, brow0, n0, &pf);
-		panel_rows(c, d, arow0, coff, n0, mr, &pf, bp);
+		LLVMValueRef j = loop_open(c, &ln, full);
+		LLVMValueRef pj = at(c, st, bp, mul(c, j, d->k * nr));
+		panel_rows(c, d, arow0, coff, mul(c, j, nr), mr, &pf, pj);
 		loop_close(c, &ln);
 	}
-	if (rest > 0) {
-		LLVMValueRef n0 = cg_i64(c, full * nr);
-		pack_b(c, d, bp, brow0, n0, &pr);
-		panel_rows(c, d, arow0, coff, n0, mr, &pr, bp);
-	}
+	if (rest > 0)
+		panel_rows(c, d, arow0, coff, cg_i64(c, full * nr), mr, &pr, at(c, st, bp, cg_i64(c, full * d->k * nr)));
 	loop_close(c, &lb);
 }
