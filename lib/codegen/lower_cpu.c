@@ -1243,9 +1243,8 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		LLVMBuildCondBr(c->b, all_true(c, m), fast, slow);
 		LLVMPositionBuilderAtEnd(c->b, fast);
 	}
-	/* A's rows are copied (without the mask) into one buffer: the micro-kernel reads each
-	 * of them once per panel of B, and rows a page apart in memory would all fall into the
-	 * same few cache sets; B's rows are read once, by the packing */
+	/* the rows where they are: the micro-kernel reads a block of MR rows of A for every
+	 * panel of B while it is in L1, and B's rows once, when it packs them */
 	LLVMValueRef buf = alloc_tile(c, t);
 	cgloop l;
 	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
@@ -1256,10 +1255,6 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		int64_t bytes = cols * ir_type_bits(t->elem) / 8;
 		for (int64_t o = 0; o < bytes; o += 64)
 			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){cg_i64(c, bytes + o)}, 1, ""));
-		LLVMValueRef dst = elem_ptr(c, buf, t->elem, off);
-		LLVMBuildMemCpy(c->b, dst, (unsigned)ir_type_bits(t->elem) / 8, p, (unsigned)ir_type_bits(t->elem) / 8,
-				cg_i64(c, cols * ir_type_bits(t->elem) / 8));
-		p = dst;
 	}
 	LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
 	loop_close(c, &l);

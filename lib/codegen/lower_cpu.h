@@ -89,6 +89,26 @@ static inline void cpu_prefetch(cg *c, LLVMValueRef p)
 	LLVMBuildCall2(c->b, fty, f, args, 4, "");
 }
 
+/* Prefetches the cache line at p into L1 (llvm.prefetch, read, locality 3). */
+static inline void cpu_prefetch_l1(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 3), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
+/* Prefetches the cache line at p for writing (llvm.prefetch, write, locality 3: prefetchw
+ * on x86-64), so that a store to it does not wait for the line at the head of the store
+ * queue. */
+static inline void cpu_prefetch_w(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 1), cg_i32(c, 3), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
 /* ---- tl.dot (lower_cpu_dot.c) -------------------------------------------------------------- */
 
 /* One tl.dot, `batch` products one after another: out[M x N] = acc[M x N] + A[M x K] @ B[K x N].

@@ -171,6 +171,8 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0,
 				for (int64_t o = 0; o < p->w[v] * eb; o += 64)
 					cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
 			LLVMValueRef x = load_b(c, d, src, p->w[v]);
+			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
+				cpu_prefetch_w(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))));
 			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
 			off += p->w[v];
 		}
@@ -182,9 +184,9 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0,
 
 /* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
  * zeros), then for each k one vector of B per column vector (bp: the packed panel, K rows of
- * p->nr elements) and one broadcast of A per row, then the block stored to out. A's rows
- * start at arow0 of d->a_rows and the accumulators at element coff: they select the batch. */
-static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
+ * p->nr elements) and one broadcast of A per row (arow: the addresses of the block's rows),
+ * then the block stored to out. The accumulators start at element coff (the batch). */
+static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueRef coff, LLVMValueRef m0,
 			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
@@ -208,10 +210,10 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 			acc0[r][v] = d->acc ? load_vec(c, vt[v], at(c, st, d->acc, idx), eb) : LLVMConstNull(vt[v]);
 		}
 	}
-	/* A's rows, each read at column k */
-	LLVMValueRef arow[MAX_MR];
-	for (int64_t r = 0; r < mr; r++)
-		arow[r] = row_addr(c, d->a_rows, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	/* the next panel's accumulators of these rows, into L1 while this block runs */
+		for (int64_t r = 0; r < mr; r++)
+			for (int64_t o = 0; o < p->nr * eb; o += 64)
+				cpu_prefetch_l1(c, LLVMBuildGEP2(c->b, c->t_i8, accp[r][0], (LLVMValueRef[]){cg_i64(c, p->nr * eb + o)}, 1, ""));
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
@@ -253,19 +255,25 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 			store_vec(c, phi[r][v], accp[r][v], eb);
 }
 
-/* Every block of rows of one panel: full blocks of mr rows in a loop, then the rows left. */
-static void panel_rows(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef n0,
-		       int64_t mr, const panel *p, LLVMValueRef bp)
+/* One block of rows (m0, mr of them) against every panel: nfull panels pf, then pr. A's
+ * rows are read where they are: the block's MR x K elements stay in L1 for all the panels
+ * (a copy first cost more than it saved). */
+static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
+			 int64_t mr, const panel *pf, int64_t nfull, const panel *pr, LLVMValueRef bp)
 {
-	int64_t full = d->m / mr, rest = d->m % mr;
-	if (full > 0) {
-		cgloop lm;
-		LLVMValueRef m0 = mul(c, loop_open(c, &lm, full), mr);
-		micro_kernel(c, d, arow0, coff, m0, n0, mr, p, bp);
-		loop_close(c, &lm);
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	LLVMValueRef arow[MAX_MR];
+	for (int64_t r = 0; r < mr; r++)
+		arow[r] = row_addr(c, d->a_rows, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	if (nfull > 0) {
+		cgloop ln;
+		LLVMValueRef j = loop_open(c, &ln, nfull);
+		micro_kernel(c, d, arow, coff, m0, mul(c, j, pf->nr), mr, pf, at(c, st, bp, mul(c, j, d->k * pf->nr)));
+		loop_close(c, &ln);
 	}
-	if (rest > 0)
-		micro_kernel(c, d, arow0, coff, cg_i64(c, full * mr), n0, rest, p, bp);
+	if (pr->nv > 0)
+		micro_kernel(c, d, arow, coff, m0, cg_i64(c, nfull * pf->nr), mr, pr,
+			     at(c, st, bp, cg_i64(c, nfull * d->k * pf->nr)));
 }
 
 /* A panel of nr columns in vectors of vw lanes (the last one narrower when nr is not a
@@ -299,14 +307,16 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 	LLVMValueRef bi = loop_open(c, &lb, d->batch);
 	LLVMValueRef arow0 = mul(c, bi, d->m), brow0 = mul(c, bi, d->k), coff = mul(c, bi, d->m * d->n);
 	pack_b(c, d, bp, brow0, &pf, full, &pr);
-	if (full > 0) {
-		cgloop ln;
-		LLVMValueRef j = loop_open(c, &ln, full);
-		LLVMValueRef pj = at(c, st, bp, mul(c, j, d->k * nr));
-		panel_rows(c, d, arow0, coff, mul(c, j, nr), mr, &pf, pj);
-		loop_close(c, &ln);
+	/* blocks of rows outside, panels inside: a block of A (MR x K) stays in L1 for all
+	 * the panels, and the packed B (K x N) streams from L2 */
+	int64_t mfull = d->m / mr, mrest = d->m % mr;
+	if (mfull > 0) {
+		cgloop lm;
+		LLVMValueRef m0 = mul(c, loop_open(c, &lm, mfull), mr);
+		block_panels(c, d, arow0, coff, m0, mr, &pf, full, &pr, bp);
+		loop_close(c, &lm);
 	}
-	if (rest > 0)
-		panel_rows(c, d, arow0, coff, cg_i64(c, full * nr), mr, &pr, at(c, st, bp, cg_i64(c, full * d->k * nr)));
+	if (mrest > 0)
+		block_panels(c, d, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, full, &pr, bp);
 	loop_close(c, &lb);
 }
