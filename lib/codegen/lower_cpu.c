@@ -1250,12 +1250,6 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
 	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
 	LLVMValueRef p = elem(c, ld->operands[0], off);
-	if (which == 0) {
-		/* the next block of a K loop usually continues these rows: fetch it into L2 */
-		int64_t bytes = cols * ir_type_bits(t->elem) / 8;
-		for (int64_t o = 0; o < bytes; o += 64)
-			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){cg_i64(c, bytes + o)}, 1, ""));
-	}
 	LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
 	loop_close(c, &l);
 	if (m) {
@@ -1280,9 +1274,8 @@ static void lower_dot(cg *c, const ir_op *op)
 	cpu_dot d = {.ct = ct, .batch = rt->rank == 3 ? rt->shape[0] : 1, .m = rt->shape[rt->rank - 2],
 		     .n = rt->shape[rt->rank - 1], .k = at->shape[at->rank - 1]};
 	const ir_type *ae;
-	bool a_mem;
 	int64_t a_run;
-	d.a_rows = dot_rows(c, op, 0, ct, &ae, &a_mem, &a_run);
+	d.a_rows = dot_rows(c, op, 0, ct, &ae, &d.a_next, &a_run);
 	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run);
 	const ir_value *acc = op->operands[2];
 	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);

@@ -89,6 +89,16 @@ static inline void cpu_prefetch(cg *c, LLVMValueRef p)
 	LLVMBuildCall2(c->b, fty, f, args, 4, "");
 }
 
+/* Prefetches the cache line at p for a use a while later (llvm.prefetch, read, locality 1:
+ * prefetcht2 on x86-64). */
+static inline void cpu_prefetch_far(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 1), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
 /* Prefetches the cache line at p into L1 (llvm.prefetch, read, locality 3). */
 static inline void cpu_prefetch_l1(cg *c, LLVMValueRef p)
 {
@@ -127,6 +137,9 @@ typedef struct cpu_dot {
 	/* B's rows are in memory (not a buffer), in a K loop that goes on below them at the
 	 * same stride: while packing, prefetch the rows K further down */
 	bool b_prefetch;
+	/* A's rows are in memory, in such a K loop: the last block of rows prefetches the
+	 * first one's next K elements */
+	bool a_next;
 } cpu_dot;
 
 /* Whether cpu_dot_lower converts B's elements of type e to ct itself while packing. */

@@ -129,57 +129,44 @@ static LLVMValueRef row_addr(cg *c, LLVMValueRef rows, LLVMValueRef r)
 	return LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""), "");
 }
 
-/* Copies B's K x N block (its rows from brow0 on) into bp, panel after panel: the panels
- * of pf (full, nfull of them) at bp + j * K * pf.nr, then the panel pr of the columns left
- * (pr.nv == 0: none). B is read row after row, each row's runs one after another, so that
- * every row of memory is one short sequential stream (its K rows are usually a page or
- * more apart: read panel by panel, each 64-byte piece of a row would cost a TLB lookup
- * and a cache miss of its own). */
-static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0, const panel *pf, int64_t nfull,
-		   const panel *pr)
+/* Where the first block of rows reads B while it packs it (see cpu_dot_lower): B's rows
+ * from brow0 on (the batch), and the distance in bytes to the same row K rows further
+ * down (the next block of a K loop, prefetched into L2; NULL: none). */
+typedef struct bsrc {
+	LLVMValueRef brow0, ahead;
+} bsrc;
+
+static bsrc b_source(cg *c, const cpu_dot *d, LLVMValueRef brow0)
 {
-	LLVMTypeRef st = cg_scalar_type(c, d->ct), bt = cg_mem_type(c, d->b_elem);
-	unsigned align = (unsigned)ir_type_bits(d->ct) / 8;
-	cgloop lk;
-	LLVMValueRef k = loop_open(c, &lk, d->k);
-	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
-	LLVMValueRef seg0 = mul(c, add(c, brow0, k), per_row);
-	LLVMValueRef ahead = NULL;
+	bsrc s = {brow0, NULL};
+	int64_t per_row = d->n / d->b_run;
 	if (d->b_prefetch && d->k > 1) {
-		/* the row K rows further down, at the stride of the first two rows */
+		/* at the stride of the first two rows */
 		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, brow0, per_row)), c->t_i64, "");
 		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
 						    c->t_i64, "");
-		ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
+		s.ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
 	}
-	/* one panel's row k: its vectors, from the run that holds each (runs are whole vectors) */
-	for (int part = 0; part < 2; part++) {
-		const panel *p = part == 0 ? pf : pr;
-		if (p->nv == 0 || (part == 0 && nfull == 0))
-			continue;
-		cgloop lj;
-		LLVMValueRef j = part == 0 ? loop_open(c, &lj, nfull) : cg_i64(c, nfull);
-		LLVMValueRef n0 = mul(c, j, pf->nr);
-		LLVMValueRef dst = add(c, mul(c, j, d->k * pf->nr), mul(c, k, p->nr));
-		int64_t off = 0;
-		for (int v = 0; v < p->nv; v++) {
-			LLVMValueRef col = add(c, n0, cg_i64(c, off));
-			LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
-			LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)),
-					      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
-			if (ahead && (off * eb) % 64 == 0)
-				for (int64_t o = 0; o < p->w[v] * eb; o += 64)
-					cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
-			LLVMValueRef x = load_b(c, d, src, p->w[v]);
-			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
-				cpu_prefetch_w(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))));
-			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
-			off += p->w[v];
-		}
-		if (part == 0)
-			loop_close(c, &lj);
+	return s;
+}
+
+/* B's element (k, col) in memory, col the first of a vector of w (runs hold whole vectors,
+ * off: col's offset in the panel), and the prefetch of its lines K rows on: every line the
+ * vector touches, the first only for the panel's first vector (rows need not start on a
+ * line: malloc's large blocks start 16 bytes into a page). */
+static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueRef k, LLVMValueRef col, int64_t off,
+			      int w)
+{
+	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
+	LLVMValueRef seg = mul(c, add(c, s->brow0, k), per_row);
+	LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
+	LLVMValueRef src = at(c, cg_mem_type(c, d->b_elem), row_addr(c, d->b_rows, add(c, seg, run)),
+			      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
+	for (int64_t o = off == 0 ? 0 : 64; s->ahead && o < w * eb + 63; o += 64) {
+		int64_t at_o = o < w * eb ? o : w * eb - 1;
+		cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, at_o))}, 1, ""));
 	}
-	loop_close(c, &lk);
+	return src;
 }
 
 /* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
@@ -187,7 +174,7 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0,
  * p->nr elements) and one broadcast of A per row (arow: the addresses of the block's rows),
  * then the block stored to out. The accumulators start at element coff (the batch). */
 static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueRef coff, LLVMValueRef m0,
-			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
+			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp, const bsrc *pack)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	unsigned eb = (unsigned)ir_type_bits(d->ct) / 8;
@@ -228,8 +215,17 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueR
 	LLVMPositionBuilderAtEnd(c->b, body);
 	LLVMValueRef bv[MAX_NV];
 	LLVMValueRef brow = mul(c, k, p->nr);
-	for (int v = 0; v < p->nv; v++)
-		bv[v] = load_vec(c, vt[v], at(c, st, bp, add(c, brow, cg_i64(c, voff[v]))), eb);
+	for (int v = 0; v < p->nv; v++) {
+		LLVMValueRef dst = at(c, st, bp, add(c, brow, cg_i64(c, voff[v])));
+		if (!pack) {
+			bv[v] = load_vec(c, vt[v], dst, eb);
+			continue;
+		}
+		/* the first block of rows packs B's row k of the panel as it goes */
+		LLVMValueRef src = b_elem_at(c, d, pack, k, add(c, n0, cg_i64(c, voff[v])), voff[v], p->w[v]);
+		bv[v] = load_b(c, d, src, p->w[v]);
+		store_vec(c, bv[v], dst, eb);
+	}
 	LLVMValueRef nacc[MAX_MR][MAX_NV];
 	for (int64_t r = 0; r < mr; r++) {
 		LLVMValueRef a = LLVMBuildLoad2(c->b, st, at(c, st, arow[r], k), "");
@@ -259,21 +255,38 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueR
  * rows are read where they are: the block's MR x K elements stay in L1 for all the panels
  * (a copy first cost more than it saved). */
 static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
-			 int64_t mr, const panel *pf, int64_t nfull, const panel *pr, LLVMValueRef bp)
+			 int64_t mr, const panel *pf, int64_t nfull, const panel *pr, LLVMValueRef bp, const bsrc *pack)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	LLVMValueRef arow[MAX_MR];
 	for (int64_t r = 0; r < mr; r++)
 		arow[r] = row_addr(c, d->a_rows, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	if (d->m > mr) {
+		/* the next block of rows, into L2 a short way ahead (a block's rows of A stay
+		 * live only while it runs, so that they are few in the cache sets they share);
+		 * the last block fetches the first one's for the next block of a K loop */
+		int64_t bytes = d->k * ir_type_bits(d->ct) / 8;
+		LLVMValueRef nxt = add(c, m0, cg_i64(c, mr));
+		LLVMValueRef wrap = LLVMBuildICmp(c->b, LLVMIntSGT, add(c, nxt, cg_i64(c, mr)), cg_i64(c, d->m), "");
+		LLVMValueRef nm0 = LLVMBuildSelect(c->b, wrap, cg_i64(c, 0), nxt, "");
+		LLVMValueRef ahead = LLVMBuildSelect(c->b, wrap, cg_i64(c, d->a_next ? bytes : 0), cg_i64(c, 0), "");
+		for (int64_t r = 0; r < mr; r++) {
+			LLVMValueRef ra = row_addr(c, d->a_rows, add(c, arow0, add(c, nm0, cg_i64(c, r))));
+			/* the last byte's line too: rows need not start on a line */
+			for (int64_t o = 0; o < bytes + 63; o += 64)
+				cpu_prefetch_far(c, LLVMBuildGEP2(c->b, c->t_i8, ra,
+								  (LLVMValueRef[]){add(c, ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""));
+		}
+	}
 	if (nfull > 0) {
 		cgloop ln;
 		LLVMValueRef j = loop_open(c, &ln, nfull);
-		micro_kernel(c, d, arow, coff, m0, mul(c, j, pf->nr), mr, pf, at(c, st, bp, mul(c, j, d->k * pf->nr)));
+		micro_kernel(c, d, arow, coff, m0, mul(c, j, pf->nr), mr, pf, at(c, st, bp, mul(c, j, d->k * pf->nr)), pack);
 		loop_close(c, &ln);
 	}
 	if (pr->nv > 0)
 		micro_kernel(c, d, arow, coff, m0, cg_i64(c, nfull * pf->nr), mr, pr,
-			     at(c, st, bp, cg_i64(c, nfull * d->k * pf->nr)));
+			     at(c, st, bp, cg_i64(c, nfull * d->k * pf->nr)), pack);
 }
 
 /* A panel of nr columns in vectors of vw lanes (the last one narrower when nr is not a
@@ -305,18 +318,23 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * d->n)), "bpack");
 	cgloop lb;
 	LLVMValueRef bi = loop_open(c, &lb, d->batch);
-	LLVMValueRef arow0 = mul(c, bi, d->m), brow0 = mul(c, bi, d->k), coff = mul(c, bi, d->m * d->n);
-	pack_b(c, d, bp, brow0, &pf, full, &pr);
+	LLVMValueRef arow0 = mul(c, bi, d->m), coff = mul(c, bi, d->m * d->n);
 	/* blocks of rows outside, panels inside: a block of A (MR x K) stays in L1 for all
-	 * the panels, and the packed B (K x N) streams from L2 */
+	 * the panels, and the packed B (K x N) streams from L2. The first block packs B while
+	 * it computes (B's rows come from memory, a page or more apart, so the packing waits
+	 * on the memory; the multiply-adds beside it hide that), the others read the packing */
+	bsrc pk = b_source(c, d, mul(c, bi, d->k));
 	int64_t mfull = d->m / mr, mrest = d->m % mr;
 	if (mfull > 0) {
-		cgloop lm;
-		LLVMValueRef m0 = mul(c, loop_open(c, &lm, mfull), mr);
-		block_panels(c, d, arow0, coff, m0, mr, &pf, full, &pr, bp);
-		loop_close(c, &lm);
+		block_panels(c, d, arow0, coff, cg_i64(c, 0), mr, &pf, full, &pr, bp, &pk);
+		if (mfull > 1) {
+			cgloop lm;
+			LLVMValueRef m0 = mul(c, loop_open_range(c, &lm, cg_i64(c, 1), cg_i64(c, mfull)), mr);
+			block_panels(c, d, arow0, coff, m0, mr, &pf, full, &pr, bp, NULL);
+			loop_close(c, &lm);
+		}
 	}
 	if (mrest > 0)
-		block_panels(c, d, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, full, &pr, bp);
+		block_panels(c, d, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, full, &pr, bp, mfull > 0 ? NULL : &pk);
 	loop_close(c, &lb);
 }
