@@ -41,6 +41,8 @@ typedef struct tv {
 	const ir_op *op;   /* the defining op of a lazy value */
 	int weight;        /* size of the lazy expression tree */
 	bool expensive;    /* the tree holds a division or a math function */
+	LLVMValueRef entry; /* a tile with a shift, carried by a `for`: the branch into the
+			     * loop (code before it runs once per entry into the loop) */
 	LLVMValueRef src;  /* a lazy broadcast: its operand computed into this buffer (an
 			    * expensive operand that the broadcast would recompute for every
 			    * copy of each element), or NULL */
@@ -1201,9 +1203,10 @@ static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_
  * holds everywhere, and a buffer the load is performed into if not; other operands are
  * buffers (converted to ct when need be). */
 static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *ct, const ir_type **etype,
-			     bool *from_memory, int64_t *run_out)
+			     bool *from_memory, int64_t *run_out, LLVMValueRef *shift_out)
 {
 	*from_memory = false;
+	*shift_out = NULL;
 	const ir_value *v = op->operands[which];
 	const ir_type *t = v->type;
 	int64_t cols = t->shape[t->rank - 1], nrows = numel(t) / cols;
@@ -1246,21 +1249,64 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 	/* the rows where they are: the micro-kernel reads a block of MR rows of A for every
 	 * panel of B while it is in L1, and B's rows once, when it packs them */
 	LLVMValueRef buf = alloc_tile(c, t);
-	cgloop l;
-	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
-	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
-	LLVMValueRef p = elem(c, ld->operands[0], off);
-	LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
-	loop_close(c, &l);
-	if (m) {
-		LLVMBuildBr(c->b, join);
-		LLVMPositionBuilderAtEnd(c->b, slow);
-		load_runs(c, ld, buf);
-		rows_of_buffer(c, rows, buf, t->elem, nrows * (cols / run), run);
-		LLVMBuildBr(c->b, join);
-		LLVMPositionBuilderAtEnd(c->b, join);
+	int64_t nruns = nrows * (cols / run);
+	const ir_value *ptrs = ld->operands[0];
+	tv *pt = tile_of(c, ptrs);
+	LLVMValueRef fast_rows = rows, fast_shift = NULL;
+	if (pt->buf && pt->shift && pt->entry) {
+		/* a pointer tile that the loop around advances by a scalar: its runs' first
+		 * addresses are gathered once per entry into the loop, and the shift added as the
+		 * rows are read (gathering them every iteration read a line of the pointer tile
+		 * per run) */
+		LLVMValueRef done = cpu_alloca(c, c->t_i8, "rows.done");
+		LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->b);
+		LLVMPositionBuilderBefore(c->b, pt->entry);
+		LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 0, 0), done);
+		LLVMPositionBuilderAtEnd(c->b, cur);
+		LLVMValueRef todo = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildLoad2(c->b, c->t_i8, done, ""),
+						  LLVMConstInt(c->t_i8, 0, 0), "");
+		LLVMBasicBlockRef join_once = cond_open(c, todo);
+		cgloop l;
+		LLVMValueRef r = loop_open(c, &l, nruns);
+		LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMBuildStore(c->b, load_elem(c, pt->buf, ptrs->type->elem, off), LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+		loop_close(c, &l);
+		LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), done);
+		cond_close(c, join_once);
+		fast_shift = LLVMBuildMul(c->b, pt->shift, cg_i64(c, ir_type_bits(t->elem) / 8), "");
+	} else {
+		cgloop l;
+		LLVMValueRef r = loop_open(c, &l, nruns);
+		LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMValueRef p = elem(c, ptrs, off);
+		LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+		loop_close(c, &l);
 	}
-	return rows;
+	if (!m) {
+		*shift_out = fast_shift;
+		return fast_rows;
+	}
+	LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, slow);
+	/* the masked load into a buffer: rows of its own, no shift */
+	LLVMValueRef slow_rows = fast_shift ? cpu_alloca(c, LLVMArrayType2(c->t_ptr, (uint64_t)nruns), "rows") : rows;
+	load_runs(c, ld, buf);
+	rows_of_buffer(c, slow_rows, buf, t->elem, nruns, run);
+	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+	if (!fast_shift)
+		return rows;
+	LLVMBasicBlockRef from[2] = {fast_end, slow_end};
+	LLVMValueRef rp = LLVMBuildPhi(c->b, c->t_ptr, "rows");
+	LLVMValueRef rv[2] = {fast_rows, slow_rows};
+	LLVMAddIncoming(rp, rv, from, 2);
+	LLVMValueRef sp = LLVMBuildPhi(c->b, c->t_i64, "rows.shift");
+	LLVMValueRef sv[2] = {fast_shift, cg_i64(c, 0)};
+	LLVMAddIncoming(sp, sv, from, 2);
+	*shift_out = sp;
+	return rp;
 }
 
 static void lower_dot(cg *c, const ir_op *op)
@@ -1275,8 +1321,8 @@ static void lower_dot(cg *c, const ir_op *op)
 		     .n = rt->shape[rt->rank - 1], .k = at->shape[at->rank - 1]};
 	const ir_type *ae;
 	int64_t a_run;
-	d.a_rows = dot_rows(c, op, 0, ct, &ae, &d.a_next, &a_run);
-	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run);
+	d.a_rows = dot_rows(c, op, 0, ct, &ae, &d.a_next, &a_run, &d.a_shift);
+	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run, &d.b_shift);
 	const ir_value *acc = op->operands[2];
 	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);
 	if (dot_in_place(c, acc, ct)) {
@@ -1386,7 +1432,7 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");
 	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
-	LLVMBuildBr(c->b, head);
+	LLVMValueRef entry = LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, head);
 	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
 	LLVMAddIncoming(iv, &lb, &pre, 1);
@@ -1404,8 +1450,10 @@ static void lower_for(cg *c, const ir_op *op)
 	set(c, body->args[0], iv);
 	for (int k = 0; k < n; k++) {
 		set(c, body->args[1 + k], is_tile(types[k]) ? carry[k] : phis[k]);
-		if (steps[k])
+		if (steps[k]) {
 			tile_of(c, body->args[1 + k])->shift = shift[k];
+			tile_of(c, body->args[1 + k])->entry = entry;
+		}
 	}
 	lower_block(c, body);
 	LLVMValueRef dst[256], nshift[256];

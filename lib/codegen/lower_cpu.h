@@ -129,6 +129,8 @@ static inline void cpu_prefetch_w(cg *c, LLVMValueRef p)
  * rows may be in a buffer or where a load would read them. */
 typedef struct cpu_dot {
 	LLVMValueRef a_rows, b_rows, acc, out;
+	/* i64 byte offsets added to every address of a_rows / b_rows, or NULL */
+	LLVMValueRef a_shift, b_shift;
 	const ir_type *ct, *b_elem;
 	int64_t batch, m, n, k;
 	/* b_rows holds the addresses of runs of b_run consecutive elements (N / b_run per row,
