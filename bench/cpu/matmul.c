@@ -11,7 +11,10 @@
  * removes them and executes itself again before anything else, then prints the kernel
  * OpenBLAS chose (openblas_get_corename()).
  *
- *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh) */
+ *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh)
+ *
+ * ONE_THREAD=1 leaves the 2-thread rounds out (their columns print 0): on a loaded machine
+ * they disturb the caches of the 1-thread rounds that follow them. */
 #define _GNU_SOURCE
 #include <cblas.h>
 #include <math.h>
@@ -164,13 +167,14 @@ int main(int argc, char **argv)
 		}
 		/* columns: tilecc 1t, OpenBLAS 1t, tilecc 2t, OpenBLAS 2t */
 		double t[4][64], ct[4][64], junk;
-		for (int c = 0; c < 4; c++)
+		int ncol = getenv("ONE_THREAD") && atoi(getenv("ONE_THREAD")) ? 2 : 4;
+		for (int c = 0; c < ncol; c++)
 			time1(&m, c % 2 == 0, 1 + c / 2, &junk); /* warm-up */
 		for (int r = 0; r < rounds; r++)
-			for (int c = 0; c < 4; c++)
+			for (int c = 0; c < ncol; c++)
 				t[c][r] = time1(&m, c % 2 == 0, 1 + c / 2, &ct[c][r]);
-		double flops = 2.0 * m.n * m.n * m.n, g[4], gc[2];
-		for (int c = 0; c < 4; c++)
+		double flops = 2.0 * m.n * m.n * m.n, g[4] = {0, 0, 0, 0}, gc[2];
+		for (int c = 0; c < ncol; c++)
 			g[c] = flops / median(t[c], rounds) / 1e9;
 		for (int c = 0; c < 2; c++)
 			gc[c] = flops / median(ct[c], rounds) / 1e9;
