@@ -11,7 +11,10 @@
  * removes them and executes itself again before anything else, then prints the kernel
  * OpenBLAS chose (openblas_get_corename()).
  *
- *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh) */
+ *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh)
+ *
+ * ONE_THREAD=1 leaves the 2-thread rounds out (their columns print 0): on a loaded machine
+ * they disturb the caches of the 1-thread rounds that follow them. */
 #define _GNU_SOURCE
 #include <cblas.h>
 #include <math.h>
@@ -28,6 +31,16 @@ static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of the whole process (every thread): with one thread, the time the work
+ * itself took, whatever else the machine runs (libtilert's pool and OpenBLAS's threads
+ * block rather than spin when idle). */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -77,19 +90,21 @@ static void run_blas(mm *m)
 	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, m->a, n, m->b, n, 0.0f, m->c, n);
 }
 
-/* Seconds of one call. */
-static double time1(mm *m, int tilecc, int threads)
+/* Seconds of one call (and its CPU seconds in *cpu). */
+static double time1(mm *m, int tilecc, int threads, double *cpu)
 {
 	if (tilecc)
 		tilert_set_num_threads((unsigned)threads);
 	else
 		openblas_set_num_threads(threads);
-	double s = now();
+	double s = now(), cs = cpu_now();
 	if (tilecc)
 		run_tilecc(m);
 	else
 		run_blas(m);
-	return now() - s;
+	double e = now();
+	*cpu = cpu_now() - cs;
+	return e - s;
 }
 
 int main(int argc, char **argv)
@@ -120,9 +135,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("OpenBLAS: %s, core %s\n", openblas_get_config(), openblas_get_corename());
-	printf("median of %d interleaved rounds after a warm-up; GFLOP/s\n\n", rounds);
-	printf("| size        | tilecc 1t | OpenBLAS 1t | ratio 1t | tilecc 2t | OpenBLAS 2t | tilecc 2t/1t |\n");
-	printf("|-------------|-----------|-------------|----------|-----------|-------------|--------------|\n");
+	printf("median of %d interleaved rounds after a warm-up; GFLOP/s of wall time, and for one\n"
+	       "thread also of the process's CPU time (cpu: immune to time the scheduler gives others)\n\n",
+	       rounds);
+	printf("| size        | tilecc 1t | OpenBLAS 1t | ratio 1t | cpu: tilecc 1t | OpenBLAS 1t | ratio 1t |"
+	       " tilecc 2t | OpenBLAS 2t | tilecc 2t/1t |\n");
+	printf("|-------------|-----------|-------------|----------|----------------|-------------|----------|"
+	       "-----------|-------------|--------------|\n");
 	for (int s = 0; s < nsizes; s++) {
 		mm m = {k, NULL, NULL, NULL, sizes[s]};
 		size_t n = (size_t)m.n * m.n;
@@ -147,19 +166,22 @@ int main(int argc, char **argv)
 				}
 		}
 		/* columns: tilecc 1t, OpenBLAS 1t, tilecc 2t, OpenBLAS 2t */
-		double t[4][64];
-		for (int c = 0; c < 4; c++)
-			time1(&m, c % 2 == 0, 1 + c / 2); /* warm-up */
+		double t[4][64], ct[4][64], junk;
+		int ncol = getenv("ONE_THREAD") && atoi(getenv("ONE_THREAD")) ? 2 : 4;
+		for (int c = 0; c < ncol; c++)
+			time1(&m, c % 2 == 0, 1 + c / 2, &junk); /* warm-up */
 		for (int r = 0; r < rounds; r++)
-			for (int c = 0; c < 4; c++)
-				t[c][r] = time1(&m, c % 2 == 0, 1 + c / 2);
-		double flops = 2.0 * m.n * m.n * m.n, g[4];
-		for (int c = 0; c < 4; c++)
+			for (int c = 0; c < ncol; c++)
+				t[c][r] = time1(&m, c % 2 == 0, 1 + c / 2, &ct[c][r]);
+		double flops = 2.0 * m.n * m.n * m.n, g[4] = {0, 0, 0, 0}, gc[2];
+		for (int c = 0; c < ncol; c++)
 			g[c] = flops / median(t[c], rounds) / 1e9;
+		for (int c = 0; c < 2; c++)
+			gc[c] = flops / median(ct[c], rounds) / 1e9;
 		char label[32];
 		snprintf(label, sizeof label, "%d^3 fp32", m.n);
-		printf("| %-11s | %9.1f | %11.1f | %7.2fx | %9.1f | %11.1f | %11.2fx |\n", label, g[0], g[1],
-		       g[0] / g[1], g[2], g[3], g[2] / g[0]);
+		printf("| %-11s | %9.1f | %11.1f | %7.2fx | %14.1f | %11.1f | %7.2fx | %9.1f | %11.1f | %11.2fx |\n",
+		       label, g[0], g[1], g[0] / g[1], gc[0], gc[1], gc[0] / gc[1], g[2], g[3], g[2] / g[0]);
 		fflush(stdout);
 		free(m.a), free(m.b), free(m.c), free(ref);
 	}

@@ -94,7 +94,8 @@ static void init_llvm(void)
 /* Resolves CPU name and features: "native" and the host default use the host's. */
 static void cpu_features(const codegen_opts *o, char **cpu, char **feat, bool *owned)
 {
-	bool host = o->host || (o->cpu && !strcmp(o->cpu, "native"));
+	/* the host's CPU unless -mcpu names another (without --target too) */
+	bool host = (o->host && !o->cpu) || (o->cpu && !strcmp(o->cpu, "native"));
 	*owned = false;
 	/* like clang, -mattr adds to (or with -x, takes from) the CPU's features */
 	if (o->is_riscv) {
@@ -122,16 +123,83 @@ static void cpu_features(const codegen_opts *o, char **cpu, char **feat, bool *o
 	*owned = true;
 }
 
-/* Preferred vector width in bytes for the micro-kernels. */
-static int vector_bytes(const char *feat, bool riscv)
+/* The widest vectors of the x86-64 CPUs that LLVM 19 knows by name (-mcpu), in bytes: the
+ * micro-kernels' vector width when -mattr says nothing about AVX (LLVM-C cannot tell a named
+ * CPU's features). Others (x86-64, x86-64-v2, the pre-AVX cores): 16. */
+static const struct {
+	const char *cpu;
+	int bytes;
+} x86_cpus[] = {
+	/* AVX-512 with 512-bit registers */
+	{"skylake-avx512", 64}, {"cascadelake", 64}, {"cooperlake", 64}, {"cannonlake", 64},
+	{"icelake-client", 64}, {"icelake-server", 64}, {"tigerlake", 64}, {"rocketlake", 64},
+	{"sapphirerapids", 64}, {"emeraldrapids", 64}, {"graniterapids", 64}, {"graniterapids-d", 64},
+	{"knl", 64}, {"knm", 64}, {"znver4", 64}, {"znver5", 64}, {"x86-64-v4", 64},
+	/* AVX2 */
+	{"haswell", 32}, {"broadwell", 32}, {"skylake", 32}, {"core-avx2", 32}, {"alderlake", 32},
+	{"raptorlake", 32}, {"meteorlake", 32}, {"arrowlake", 32}, {"arrowlake-s", 32}, {"lunarlake", 32},
+	{"gracemont", 32}, {"sierraforest", 32}, {"grandridge", 32}, {"clearwaterforest", 32},
+	{"pantherlake", 32}, {"znver1", 32}, {"znver2", 32}, {"znver3", 32}, {"bdver4", 32}, {"x86-64-v3", 32},
+	/* AVX */
+	{"sandybridge", 32}, {"ivybridge", 32}, {"corei7-avx", 32}, {"core-avx-i", 32}, {"btver2", 32},
+	{"bdver1", 32}, {"bdver2", 32}, {"bdver3", 32},
+};
+
+/* Whether the comma-separated feature list feat turns feature f (without its sign) on (1),
+ * off (-1, the last mention wins), or says nothing (0). */
+static int feature_says(const char *feat, const char *f)
+{
+	int r = 0;
+	size_t n = strlen(f);
+	for (const char *p = feat; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n + 1 && (p[0] == '+' || p[0] == '-') && !strncmp(p + 1, f, n))
+			r = p[0] == '+' ? 1 : -1;
+		p = e ? e + 1 : NULL;
+	}
+	return r;
+}
+
+/* Preferred vector width in bytes for the micro-kernels: the CPU's (x86_cpus), then what
+ * the features turn on or off. */
+static int vector_bytes(const char *cpu, const char *feat, bool riscv)
 {
 	if (riscv)
 		return 32;
-	if (strstr(feat, "+avx512f"))
-		return 64;
-	if (strstr(feat, "+avx2") || strstr(feat, "+avx,") || strstr(feat, "+avx"))
-		return 32;
-	return 16;
+	int bytes = 16;
+	for (size_t i = 0; i < sizeof x86_cpus / sizeof x86_cpus[0]; i++)
+		if (!strcmp(cpu, x86_cpus[i].cpu))
+			bytes = x86_cpus[i].bytes;
+	int avx = feature_says(feat, "avx"), avx2 = feature_says(feat, "avx2");
+	int avx512 = feature_says(feat, "avx512f"), evex512 = feature_says(feat, "evex512");
+	if (avx > 0 || avx2 > 0)
+		bytes = bytes < 32 ? 32 : bytes;
+	if (avx512 > 0 && evex512 >= 0)
+		bytes = 64;
+	if (avx512 < 0 || evex512 < 0)
+		bytes = bytes > 32 ? 32 : bytes;
+	if (avx < 0 || avx2 < 0)
+		bytes = 16;
+	return bytes;
+}
+
+/* Features as LLVM 19's x86 backend wants them: AVX-512 asked for without a word on
+ * evex512 gets +evex512, as clang adds it. Without it the backend has AVX-512's mask
+ * registers but no 512-bit ones, a combination it fails on ("Cannot select: v4i1 =
+ * setcc" for -mattr=+avx512f), and keeps vectors to 256 bits. Returns feat, or a new
+ * string that replaces it (freed by the caller like feat). */
+static char *x86_features(char *feat)
+{
+	if (!strstr(feat, "+avx512") || feature_says(feat, "evex512") != 0)
+		return feat;
+	size_t n = strlen(feat) + 16;
+	char *f = malloc(n);
+	if (!f)
+		return feat;
+	snprintf(f, n, "%s,+evex512", feat);
+	free(feat);
+	return f;
 }
 
 /* Finds ld.lld-19. */
@@ -559,7 +627,9 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	char *cpu, *feat;
 	bool owned;
 	cpu_features(o, &cpu, &feat, &owned);
-	c.vec_bytes = vector_bytes(feat, o->is_riscv);
+	if (!o->is_riscv)
+		feat = x86_features(feat);
+	c.vec_bytes = vector_bytes(cpu, feat, o->is_riscv);
 	/* without hardware fp16 conversions (rv64gcv, x86-64 before F16C) convert in integer
 	 * code and define the libcalls LLVM may still emit */
 	c.soft_half = o->is_riscv || !strstr(feat, "+f16c");

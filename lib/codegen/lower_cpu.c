@@ -41,6 +41,11 @@ typedef struct tv {
 	const ir_op *op;   /* the defining op of a lazy value */
 	int weight;        /* size of the lazy expression tree */
 	bool expensive;    /* the tree holds a division or a math function */
+	LLVMValueRef entry; /* a tile with a shift, carried by a `for`: the branch into the
+			     * loop (code before it runs once per entry into the loop) */
+	LLVMValueRef src;  /* a lazy broadcast: its operand computed into this buffer (an
+			    * expensive operand that the broadcast would recompute for every
+			    * copy of each element), or NULL */
 } tv;
 
 static bool is_tile(const ir_type *t)
@@ -232,6 +237,9 @@ static LLVMValueRef lazy_elem(cg *c, const ir_op *op, LLVMValueRef i)
 	case IR_OP_BROADCAST:
 	case IR_OP_TRANS: {
 		LLVMValueRef src = remap(c, op, i);
+		LLVMValueRef sbuf = tile_of(c, &op->results[0])->src;
+		if (src && sbuf)
+			return load_elem(c, sbuf, op->operands[0]->type->elem, src);
 		return src ? elem(c, op->operands[0], src) : get(c, op->operands[0]);
 	}
 	default: /* expand_dims, reshape and the hints keep the element order */
@@ -416,9 +424,21 @@ static void lower_shape(cg *c, const ir_op *op)
 		set(c, &op->results[0], LLVMGetParam(c->fn, base + (unsigned)axis));
 		return;
 	}
+	case IR_OP_BROADCAST:
+		if (is_tile(x->type) && !tile_of(c, x)->buf && tile_of(c, x)->expensive && numel(rt) >= 4 * numel(x->type)) {
+			/* (pid * BM + arange(0, BM)) % M broadcast to BM x BK pointers: the
+			 * remainders once each into a buffer, not BK times */
+			tv *t = ARENA_NEW(c->a, tv);
+			t->op = op;
+			t->weight = 1;
+			t->src = materialize(c, x);
+			put(c, &op->results[0], t);
+			return;
+		}
+		define_lazy(c, op, 0);
+		return;
 	case IR_OP_MAKE_RANGE:
 	case IR_OP_SPLAT:
-	case IR_OP_BROADCAST:
 	case IR_OP_TRANS:
 		define_lazy(c, op, 0);
 		return;
@@ -749,6 +769,50 @@ static void load_runs(cg *c, const ir_op *op, LLVMValueRef out)
 	}
 }
 
+/* The mask m with the ops that keep "every element holds" looked through: a broadcast,
+ * reshape, expand_dims or splat keeps it (the source's elements are all there). */
+static const ir_value *mask_source(const ir_value *m)
+{
+	while (is_tile(m->type) && m->def &&
+	       (m->def->code == IR_OP_BROADCAST || m->def->code == IR_OP_EXPAND_DIMS || m->def->code == IR_OP_RESHAPE ||
+		m->def->code == IR_OP_SPLAT))
+		m = m->def->operands[0];
+	return m;
+}
+
+/* The number of elements all_true reads for m: the leaves below the broadcasts and the
+ * `&`s, a scalar counting 1. */
+static int64_t all_true_cost(const ir_value *m)
+{
+	m = mask_source(m);
+	if (!is_tile(m->type))
+		return 1;
+	if (m->def && m->def->code == IR_OP_ANDI)
+		return all_true_cost(m->def->operands[0]) + all_true_cost(m->def->operands[1]);
+	return numel(m->type);
+}
+
+/* Whether every element of mask m holds, as an i1; a broadcast, reshape or expand_dims
+ * is looked through, so a mask along one axis costs that axis, and a & b is checked as
+ * both (the bench matmul's (cm[:, None] < M) & (cn[None, :] < N): 2 x 128 compares, not
+ * 128 x 128). */
+static LLVMValueRef all_true(cg *c, const ir_value *m)
+{
+	m = mask_source(m);
+	if (!is_tile(m->type))
+		return get(c, m);
+	if (m->def && m->def->code == IR_OP_ANDI && !tile_of(c, m)->buf)
+		return LLVMBuildAnd(c->b, all_true(c, m->def->operands[0]), all_true(c, m->def->operands[1]), "");
+	LLVMValueRef flag = cpu_alloca(c, c->t_i8, "all");
+	LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), flag);
+	cgloop l;
+	LLVMValueRef i = loop_open(c, &l, numel(m->type));
+	LLVMValueRef x = LLVMBuildZExt(c->b, elem(c, m, i), c->t_i8, "");
+	LLVMBuildStore(c->b, LLVMBuildAnd(c->b, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), x, ""), flag);
+	loop_close(c, &l);
+	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
+}
+
 static void lower_store(cg *c, const ir_op *op)
 {
 	const ir_value *p = op->operands[0], *v = op->operands[1];
@@ -770,16 +834,38 @@ static void lower_store(cg *c, const ir_op *op)
 	}
 	int64_t run = contiguous_run(c, p);
 	if (run > 1) {
-		cgloop outer, inner;
-		LLVMValueRef r = loop_open(c, &outer, numel(p->type) / run);
-		LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
-		LLVMValueRef base = elem(c, p, first);
-		LLVMValueRef j = loop_open(c, &inner, run);
-		LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
-		LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
-		masked_store(c, addr, e, m ? operand_elem(c, m, i) : NULL, operand_elem(c, v, i));
-		loop_close(c, &inner);
-		loop_close(c, &outer);
+		/* a mask that is cheap to check everywhere (one along each axis, say), and
+		 * holds everywhere in most programs: plain vector stores then, the masked ones
+		 * (vmaskmovps, slow on AMD) only for the programs at the edges */
+		LLVMBasicBlockRef join = NULL, slow = NULL;
+		bool split = m && is_tile(m->type) && all_true_cost(m) * 8 <= numel(m->type);
+		for (int pass = 0; pass < (split ? 2 : 1); pass++) {
+			if (split && pass == 0) {
+				LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.all");
+				slow = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.masked");
+				join = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "store.done");
+				LLVMBuildCondBr(c->b, all_true(c, m), fast, slow);
+				LLVMPositionBuilderAtEnd(c->b, fast);
+			} else if (split) {
+				LLVMBuildBr(c->b, join);
+				LLVMPositionBuilderAtEnd(c->b, slow);
+			}
+			const ir_value *mm = split && pass == 0 ? NULL : m;
+			cgloop outer, inner;
+			LLVMValueRef r = loop_open(c, &outer, numel(p->type) / run);
+			LLVMValueRef first = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+			LLVMValueRef base = elem(c, p, first);
+			LLVMValueRef j = loop_open(c, &inner, run);
+			LLVMValueRef i = LLVMBuildAdd(c->b, first, j, "");
+			LLVMValueRef addr = LLVMBuildGEP2(c->b, cg_mem_type(c, e), base, &j, 1, "");
+			masked_store(c, addr, e, mm ? operand_elem(c, mm, i) : NULL, operand_elem(c, v, i));
+			loop_close(c, &inner);
+			loop_close(c, &outer);
+		}
+		if (split) {
+			LLVMBuildBr(c->b, join);
+			LLVMPositionBuilderAtEnd(c->b, join);
+		}
 		return;
 	}
 	LLVMValueRef i = loop_open(c, &l, numel(p->type));
@@ -1099,26 +1185,6 @@ static bool is_zero_tile(const ir_value *v)
 	return (a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0 && !signbit(a->f));
 }
 
-/* Whether every element of mask m holds, as an i1; a broadcast, reshape or expand_dims
- * is looked through, so a mask along one axis costs that axis. */
-static LLVMValueRef all_true(cg *c, const ir_value *m)
-{
-	while (is_tile(m->type) && m->def &&
-	       (m->def->code == IR_OP_BROADCAST || m->def->code == IR_OP_EXPAND_DIMS || m->def->code == IR_OP_RESHAPE ||
-		m->def->code == IR_OP_SPLAT))
-		m = m->def->operands[0];
-	if (!is_tile(m->type))
-		return get(c, m);
-	LLVMValueRef flag = cpu_alloca(c, c->t_i8, "all");
-	LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), flag);
-	cgloop l;
-	LLVMValueRef i = loop_open(c, &l, numel(m->type));
-	LLVMValueRef x = LLVMBuildZExt(c->b, elem(c, m, i), c->t_i8, "");
-	LLVMBuildStore(c->b, LLVMBuildAnd(c->b, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), x, ""), flag);
-	loop_close(c, &l);
-	return LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->t_i8, flag, ""), LLVMConstInt(c->t_i8, 0, 0), "");
-}
-
 /* Fills rows[r] with the address of run r of the buffer buf (elements of type e, runs of
  * `run` elements one after another, nruns in all). */
 static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_type *e, int64_t nruns, int64_t run)
@@ -1137,9 +1203,10 @@ static void rows_of_buffer(cg *c, LLVMValueRef rows, LLVMValueRef buf, const ir_
  * holds everywhere, and a buffer the load is performed into if not; other operands are
  * buffers (converted to ct when need be). */
 static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *ct, const ir_type **etype,
-			     bool *from_memory, int64_t *run_out)
+			     bool *from_memory, int64_t *run_out, LLVMValueRef *shift_out)
 {
 	*from_memory = false;
+	*shift_out = NULL;
 	const ir_value *v = op->operands[which];
 	const ir_type *t = v->type;
 	int64_t cols = t->shape[t->rank - 1], nrows = numel(t) / cols;
@@ -1179,35 +1246,67 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		LLVMBuildCondBr(c->b, all_true(c, m), fast, slow);
 		LLVMPositionBuilderAtEnd(c->b, fast);
 	}
-	/* A's rows are copied (without the mask) into one buffer: the micro-kernel reads each
-	 * of them once per panel of B, and rows a page apart in memory would all fall into the
-	 * same few cache sets; B's rows are read once, by the packing */
+	/* the rows where they are: the micro-kernel reads a block of MR rows of A for every
+	 * panel of B while it is in L1, and B's rows once, when it packs them */
 	LLVMValueRef buf = alloc_tile(c, t);
-	cgloop l;
-	LLVMValueRef r = loop_open(c, &l, nrows * (cols / run));
-	LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
-	LLVMValueRef p = elem(c, ld->operands[0], off);
-	if (which == 0) {
-		/* the next block of a K loop usually continues these rows: fetch it into L2 */
-		int64_t bytes = cols * ir_type_bits(t->elem) / 8;
-		for (int64_t o = 0; o < bytes; o += 64)
-			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){cg_i64(c, bytes + o)}, 1, ""));
-		LLVMValueRef dst = elem_ptr(c, buf, t->elem, off);
-		LLVMBuildMemCpy(c->b, dst, (unsigned)ir_type_bits(t->elem) / 8, p, (unsigned)ir_type_bits(t->elem) / 8,
-				cg_i64(c, cols * ir_type_bits(t->elem) / 8));
-		p = dst;
+	int64_t nruns = nrows * (cols / run);
+	const ir_value *ptrs = ld->operands[0];
+	tv *pt = tile_of(c, ptrs);
+	LLVMValueRef fast_rows = rows, fast_shift = NULL;
+	if (pt->buf && pt->shift && pt->entry) {
+		/* a pointer tile that the loop around advances by a scalar: its runs' first
+		 * addresses are gathered once per entry into the loop, and the shift added as the
+		 * rows are read (gathering them every iteration read a line of the pointer tile
+		 * per run) */
+		LLVMValueRef done = cpu_alloca(c, c->t_i8, "rows.done");
+		LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->b);
+		LLVMPositionBuilderBefore(c->b, pt->entry);
+		LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 0, 0), done);
+		LLVMPositionBuilderAtEnd(c->b, cur);
+		LLVMValueRef todo = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildLoad2(c->b, c->t_i8, done, ""),
+						  LLVMConstInt(c->t_i8, 0, 0), "");
+		LLVMBasicBlockRef join_once = cond_open(c, todo);
+		cgloop l;
+		LLVMValueRef r = loop_open(c, &l, nruns);
+		LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMBuildStore(c->b, load_elem(c, pt->buf, ptrs->type->elem, off), LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+		loop_close(c, &l);
+		LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 1, 0), done);
+		cond_close(c, join_once);
+		fast_shift = LLVMBuildMul(c->b, pt->shift, cg_i64(c, ir_type_bits(t->elem) / 8), "");
+	} else {
+		cgloop l;
+		LLVMValueRef r = loop_open(c, &l, nruns);
+		LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
+		LLVMValueRef p = elem(c, ptrs, off);
+		LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
+		loop_close(c, &l);
 	}
-	LLVMBuildStore(c->b, p, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""));
-	loop_close(c, &l);
-	if (m) {
-		LLVMBuildBr(c->b, join);
-		LLVMPositionBuilderAtEnd(c->b, slow);
-		load_runs(c, ld, buf);
-		rows_of_buffer(c, rows, buf, t->elem, nrows * (cols / run), run);
-		LLVMBuildBr(c->b, join);
-		LLVMPositionBuilderAtEnd(c->b, join);
+	if (!m) {
+		*shift_out = fast_shift;
+		return fast_rows;
 	}
-	return rows;
+	LLVMBasicBlockRef fast_end = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, slow);
+	/* the masked load into a buffer: rows of its own, no shift */
+	LLVMValueRef slow_rows = fast_shift ? cpu_alloca(c, LLVMArrayType2(c->t_ptr, (uint64_t)nruns), "rows") : rows;
+	load_runs(c, ld, buf);
+	rows_of_buffer(c, slow_rows, buf, t->elem, nruns, run);
+	LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(c->b);
+	LLVMBuildBr(c->b, join);
+	LLVMPositionBuilderAtEnd(c->b, join);
+	if (!fast_shift)
+		return rows;
+	LLVMBasicBlockRef from[2] = {fast_end, slow_end};
+	LLVMValueRef rp = LLVMBuildPhi(c->b, c->t_ptr, "rows");
+	LLVMValueRef rv[2] = {fast_rows, slow_rows};
+	LLVMAddIncoming(rp, rv, from, 2);
+	LLVMValueRef sp = LLVMBuildPhi(c->b, c->t_i64, "rows.shift");
+	LLVMValueRef sv[2] = {fast_shift, cg_i64(c, 0)};
+	LLVMAddIncoming(sp, sv, from, 2);
+	*shift_out = sp;
+	return rp;
 }
 
 static void lower_dot(cg *c, const ir_op *op)
@@ -1221,10 +1320,9 @@ static void lower_dot(cg *c, const ir_op *op)
 	cpu_dot d = {.ct = ct, .batch = rt->rank == 3 ? rt->shape[0] : 1, .m = rt->shape[rt->rank - 2],
 		     .n = rt->shape[rt->rank - 1], .k = at->shape[at->rank - 1]};
 	const ir_type *ae;
-	bool a_mem;
 	int64_t a_run;
-	d.a_rows = dot_rows(c, op, 0, ct, &ae, &a_mem, &a_run);
-	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run);
+	d.a_rows = dot_rows(c, op, 0, ct, &ae, &d.a_next, &a_run, &d.a_shift);
+	d.b_rows = dot_rows(c, op, 1, ct, &d.b_elem, &d.b_prefetch, &d.b_run, &d.b_shift);
 	const ir_value *acc = op->operands[2];
 	const ir_type *outt = ir_type_with_elem(ctx, rt, ct);
 	if (dot_in_place(c, acc, ct)) {
@@ -1334,7 +1432,7 @@ static void lower_for(cg *c, const ir_op *op)
 	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for");
 	LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.body");
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->ctx, c->fn, "for.done");
-	LLVMBuildBr(c->b, head);
+	LLVMValueRef entry = LLVMBuildBr(c->b, head);
 	LLVMPositionBuilderAtEnd(c->b, head);
 	LLVMValueRef iv = LLVMBuildPhi(c->b, LLVMTypeOf(lb), "iv");
 	LLVMAddIncoming(iv, &lb, &pre, 1);
@@ -1352,8 +1450,10 @@ static void lower_for(cg *c, const ir_op *op)
 	set(c, body->args[0], iv);
 	for (int k = 0; k < n; k++) {
 		set(c, body->args[1 + k], is_tile(types[k]) ? carry[k] : phis[k]);
-		if (steps[k])
+		if (steps[k]) {
 			tile_of(c, body->args[1 + k])->shift = shift[k];
+			tile_of(c, body->args[1 + k])->entry = entry;
+		}
 	}
 	lower_block(c, body);
 	LLVMValueRef dst[256], nshift[256];

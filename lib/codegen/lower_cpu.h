@@ -89,6 +89,36 @@ static inline void cpu_prefetch(cg *c, LLVMValueRef p)
 	LLVMBuildCall2(c->b, fty, f, args, 4, "");
 }
 
+/* Prefetches the cache line at p for a use a while later (llvm.prefetch, read, locality 1:
+ * prefetcht2 on x86-64). */
+static inline void cpu_prefetch_far(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 1), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
+/* Prefetches the cache line at p into L1 (llvm.prefetch, read, locality 3). */
+static inline void cpu_prefetch_l1(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 3), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
+/* Prefetches the cache line at p for writing (llvm.prefetch, write, locality 3: prefetchw
+ * on x86-64), so that a store to it does not wait for the line at the head of the store
+ * queue. */
+static inline void cpu_prefetch_w(cg *c, LLVMValueRef p)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
+	LLVMValueRef args[4] = {p, cg_i32(c, 1), cg_i32(c, 3), cg_i32(c, 1)};
+	LLVMBuildCall2(c->b, fty, f, args, 4, "");
+}
+
 /* ---- tl.dot (lower_cpu_dot.c) -------------------------------------------------------------- */
 
 /* One tl.dot, `batch` products one after another: out[M x N] = acc[M x N] + A[M x K] @ B[K x N].
@@ -99,6 +129,8 @@ static inline void cpu_prefetch(cg *c, LLVMValueRef p)
  * rows may be in a buffer or where a load would read them. */
 typedef struct cpu_dot {
 	LLVMValueRef a_rows, b_rows, acc, out;
+	/* i64 byte offsets added to every address of a_rows / b_rows, or NULL */
+	LLVMValueRef a_shift, b_shift;
 	const ir_type *ct, *b_elem;
 	int64_t batch, m, n, k;
 	/* b_rows holds the addresses of runs of b_run consecutive elements (N / b_run per row,
@@ -107,6 +139,9 @@ typedef struct cpu_dot {
 	/* B's rows are in memory (not a buffer), in a K loop that goes on below them at the
 	 * same stride: while packing, prefetch the rows K further down */
 	bool b_prefetch;
+	/* A's rows are in memory, in such a K loop: the last block of rows prefetches the
+	 * first one's next K elements */
+	bool a_next;
 } cpu_dot;
 
 /* Whether cpu_dot_lower converts B's elements of type e to ct itself while packing. */

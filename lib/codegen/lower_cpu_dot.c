@@ -7,11 +7,23 @@
  * does MR * NV fused multiply-adds (vbroadcastss + vfmadd231ps on x86-64); the accumulators
  * are read from acc before the k loop and written to out after it, once per block.
  *
- * B is packed first, one column panel of NR columns at a time: its K rows of NR elements
- * copied into a contiguous scratch buffer (converted from fp16/bf16 to fp32 on the way), so
- * that the micro-kernel walks one sequential stream of B for every block of rows of the
- * panel instead of rows N elements apart (which fall into a few cache sets and evict each
- * other). A's rows are used in place: each block reads MR short sequential streams.
+ * B is packed first, all of it, into column panels of NR columns: each panel's K rows of NR
+ * elements contiguous in a scratch buffer (converted from fp16/bf16 to fp32 on the way), so
+ * that the micro-kernel walks one sequential stream of B instead of rows N elements apart
+ * (which fall into a few cache sets and evict each other). The packing reads B row after
+ * row (a row of memory is one short stream; panel by panel, every 64-byte piece would be a
+ * TLB lookup and a miss of its own), and the panels are a line more than 4 KiB apart when
+ * K x NR is a multiple of it (a row's stores to every panel then do not share one set).
+ *
+ * Blocks of MR rows are outside, panels inside: a block's MR x K elements of A are read in
+ * place, where they are in memory (no copy), and stay in L1 for all the panels; the packed
+ * B streams from L2. In the bench matmul (128x128x64 blocks, rows 4 KiB apart) every copy
+ * of A and every gather of addresses per iteration showed in the profile; what is left is
+ * B's packing, about 8 % (docs/perf.md, 2026-12-07).
+ *
+ * Prefetches (a K loop that advances the operands by K elements, 'b_prefetch', 'a_next'):
+ * B's rows K rows on while packing, into L2; A's next block of rows while a block runs (the
+ * last block: the first one's next K elements); the next panel's accumulators into L1.
  *
  * The block shape is chosen from the target's vectors (the backend's c->vec_bytes, from
  * -mcpu/-mattr) so that the accumulators, NV vectors of B and a broadcast fit the register
@@ -121,52 +133,115 @@ static LLVMValueRef load_b(cg *c, const cpu_dot *d, LLVMValueRef p, int w)
 	return LLVMBuildFPExt(c->b, h, LLVMVectorType(ct, (unsigned)w), "");
 }
 
-/* The address in row-address array rows of row r. */
-static LLVMValueRef row_addr(cg *c, LLVMValueRef rows, LLVMValueRef r)
+/* The address in row-address array rows of row r, advanced by shift bytes (may be NULL). */
+static LLVMValueRef row_at(cg *c, LLVMValueRef rows, LLVMValueRef shift, LLVMValueRef r)
 {
-	return LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""), "");
+	LLVMValueRef p = LLVMBuildLoad2(c->b, c->t_ptr, LLVMBuildGEP2(c->b, c->t_ptr, rows, &r, 1, ""), "");
+	return shift ? LLVMBuildGEP2(c->b, c->t_i8, p, &shift, 1, "") : p;
 }
 
-/* Copies the K x nr panel of B at column n0 (B's rows from brow0 on) into bp, row after row,
- * in the compute type. */
-static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, LLVMValueRef brow0, LLVMValueRef n0,
-		   const panel *p)
+static LLVMValueRef a_row(cg *c, const cpu_dot *d, LLVMValueRef r)
 {
-	LLVMTypeRef st = cg_scalar_type(c, d->ct), bt = cg_mem_type(c, d->b_elem);
+	return row_at(c, d->a_rows, d->a_shift, r);
+}
+
+static LLVMValueRef b_row(cg *c, const cpu_dot *d, LLVMValueRef r)
+{
+	return row_at(c, d->b_rows, d->b_shift, r);
+}
+
+/* Where the packing reads B: B's rows from brow0 on (the batch), and the distance in bytes
+ * to the same row K rows further down (the next block of a K loop, prefetched into L2;
+ * NULL: none). */
+typedef struct bsrc {
+	LLVMValueRef brow0, ahead;
+} bsrc;
+
+static bsrc b_source(cg *c, const cpu_dot *d, LLVMValueRef brow0)
+{
+	bsrc s = {brow0, NULL};
+	int64_t per_row = d->n / d->b_run;
+	if (d->b_prefetch && d->k > 1) {
+		/* at the stride of the first two rows */
+		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, b_row(c, d, mul(c, brow0, per_row)), c->t_i64, "");
+		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, b_row(c, d, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
+						    c->t_i64, "");
+		s.ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
+	}
+	return s;
+}
+
+/* B's element (k, col) in memory, col the first of a vector of w (runs hold whole vectors,
+ * off: col's offset in the panel), and the prefetch of its lines K rows on: every line the
+ * vector touches, the first only for the panel's first vector (rows need not start on a
+ * line: malloc's large blocks start 16 bytes into a page). */
+static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueRef k, LLVMValueRef col, int64_t off,
+			      int w)
+{
+	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
+	LLVMValueRef seg = mul(c, add(c, s->brow0, k), per_row);
+	LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
+	LLVMValueRef src = at(c, cg_mem_type(c, d->b_elem), b_row(c, d, add(c, seg, run)),
+			      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
+	for (int64_t o = off == 0 ? 0 : 64; s->ahead && o < w * eb + 63; o += 64) {
+		int64_t at_o = o < w * eb ? o : w * eb - 1;
+		cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, at_o))}, 1, ""));
+	}
+	return src;
+}
+
+/* Elements from one packed panel to the next: K * NR, and a line more when that is a
+ * multiple of 4 KiB (so that a row's stores to every panel do not share one cache set). */
+static int64_t panel_stride(const cpu_dot *d, const panel *pf)
+{
+	int64_t eb = ir_type_bits(d->ct) / 8, s = d->k * pf->nr;
+	if ((s * eb) % 4096 == 0)
+		s += 64 / eb;
+	return s;
+}
+
+/* Copies B's K x N block (read as bs says) into bp, panel after panel: the panels of pf
+ * (full, nfull of them) at bp + j * panel_stride, then the panel pr of the columns left
+ * (pr.nv == 0: none). B is read row after row, each row's runs one after another, so that
+ * every row of memory is one short sequential stream (its K rows are usually a page or
+ * more apart: read panel by panel, each 64-byte piece of a row would cost a TLB lookup
+ * and a cache miss of its own). */
+static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, const bsrc *bs, const panel *pf, int64_t nfull,
+		   const panel *pr)
+{
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	unsigned align = (unsigned)ir_type_bits(d->ct) / 8;
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
-	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
-	LLVMValueRef seg0 = mul(c, add(c, brow0, k), per_row);
-	LLVMValueRef dst = mul(c, k, p->nr);
-	LLVMValueRef ahead = NULL;
-	if (d->b_prefetch && d->k > 1) {
-		/* the row K rows further down, at the stride of the first two rows */
-		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, brow0, per_row)), c->t_i64, "");
-		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, row_addr(c, d->b_rows, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
-						    c->t_i64, "");
-		ahead = mul(c, LLVMBuildSub(c->b, r1, r0, ""), d->k);
-	}
-	int64_t off = 0;
-	for (int v = 0; v < p->nv; v++) {
-		/* the vector lies in one run: runs are whole vectors */
-		LLVMValueRef col = add(c, n0, cg_i64(c, off));
-		LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
-		LLVMValueRef src = at(c, bt, row_addr(c, d->b_rows, add(c, seg0, run)), LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
-		if (ahead && (off * eb) % 64 == 0)
-			for (int64_t o = 0; o < p->w[v] * eb; o += 64)
-				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, ahead, cg_i64(c, o))}, 1, ""));
-		LLVMValueRef x = load_b(c, d, src, p->w[v]);
-		store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), (unsigned)ir_type_bits(d->ct) / 8);
-		off += p->w[v];
+	/* one panel's row k: its vectors, from the run that holds each (runs are whole vectors) */
+	for (int part = 0; part < 2; part++) {
+		const panel *p = part == 0 ? pf : pr;
+		if (p->nv == 0 || (part == 0 && nfull == 0))
+			continue;
+		cgloop lj;
+		LLVMValueRef j = part == 0 ? loop_open(c, &lj, nfull) : cg_i64(c, nfull);
+		LLVMValueRef n0 = mul(c, j, pf->nr);
+		LLVMValueRef dst = add(c, mul(c, j, panel_stride(d, pf)), mul(c, k, p->nr));
+		int64_t off = 0;
+		for (int v = 0; v < p->nv; v++) {
+			LLVMValueRef src = b_elem_at(c, d, bs, k, add(c, n0, cg_i64(c, off)), off, p->w[v]);
+			LLVMValueRef x = load_b(c, d, src, p->w[v]);
+			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
+				cpu_prefetch_w(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))));
+			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
+			off += p->w[v];
+		}
+		if (part == 0)
+			loop_close(c, &lj);
 	}
 	loop_close(c, &lk);
 }
 
 /* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
  * zeros), then for each k one vector of B per column vector (bp: the packed panel, K rows of
- * p->nr elements) and one broadcast of A per row, then the block stored to out. A's rows
- * start at arow0 of d->a_rows and the accumulators at element coff: they select the batch. */
-static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
+ * p->nr elements) and one broadcast of A per row (arow: the addresses of the block's rows),
+ * then the block stored to out. The accumulators start at element coff (the batch). */
+static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueRef coff, LLVMValueRef m0,
 			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
@@ -190,10 +265,10 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 			acc0[r][v] = d->acc ? load_vec(c, vt[v], at(c, st, d->acc, idx), eb) : LLVMConstNull(vt[v]);
 		}
 	}
-	/* A's rows, each read at column k */
-	LLVMValueRef arow[MAX_MR];
-	for (int64_t r = 0; r < mr; r++)
-		arow[r] = row_addr(c, d->a_rows, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	/* the next panel's accumulators of these rows, into L1 while this block runs */
+		for (int64_t r = 0; r < mr; r++)
+			for (int64_t o = 0; o < p->nr * eb; o += 64)
+				cpu_prefetch_l1(c, LLVMBuildGEP2(c->b, c->t_i8, accp[r][0], (LLVMValueRef[]){cg_i64(c, p->nr * eb + o)}, 1, ""));
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
@@ -235,19 +310,42 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 			store_vec(c, phi[r][v], accp[r][v], eb);
 }
 
-/* Every block of rows of one panel: full blocks of mr rows in a loop, then the rows left. */
-static void panel_rows(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef n0,
-		       int64_t mr, const panel *p, LLVMValueRef bp)
+/* One block of rows (m0, mr of them) against every panel: nfull panels pf, then pr. A's
+ * rows are read where they are: the block's MR x K elements stay in L1 for all the panels
+ * (a copy first cost more than it saved). */
+static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
+			 int64_t mr, const panel *pf, int64_t nfull, const panel *pr, LLVMValueRef bp)
 {
-	int64_t full = d->m / mr, rest = d->m % mr;
-	if (full > 0) {
-		cgloop lm;
-		LLVMValueRef m0 = mul(c, loop_open(c, &lm, full), mr);
-		micro_kernel(c, d, arow0, coff, m0, n0, mr, p, bp);
-		loop_close(c, &lm);
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	LLVMValueRef arow[MAX_MR];
+	for (int64_t r = 0; r < mr; r++)
+		arow[r] = a_row(c, d, add(c, arow0, add(c, m0, cg_i64(c, r))));
+	if (d->m > mr) {
+		/* the next block of rows, into L2 a short way ahead (a block's rows of A stay
+		 * live only while it runs, so that they are few in the cache sets they share);
+		 * the last block fetches the first one's for the next block of a K loop */
+		int64_t bytes = d->k * ir_type_bits(d->ct) / 8;
+		LLVMValueRef nxt = add(c, m0, cg_i64(c, mr));
+		LLVMValueRef wrap = LLVMBuildICmp(c->b, LLVMIntSGT, add(c, nxt, cg_i64(c, mr)), cg_i64(c, d->m), "");
+		LLVMValueRef nm0 = LLVMBuildSelect(c->b, wrap, cg_i64(c, 0), nxt, "");
+		LLVMValueRef ahead = LLVMBuildSelect(c->b, wrap, cg_i64(c, d->a_next ? bytes : 0), cg_i64(c, 0), "");
+		for (int64_t r = 0; r < mr; r++) {
+			LLVMValueRef ra = a_row(c, d, add(c, arow0, add(c, nm0, cg_i64(c, r))));
+			/* the last byte's line too: rows need not start on a line */
+			for (int64_t o = 0; o < bytes + 63; o += 64)
+				cpu_prefetch_far(c, LLVMBuildGEP2(c->b, c->t_i8, ra,
+								  (LLVMValueRef[]){add(c, ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""));
+		}
 	}
-	if (rest > 0)
-		micro_kernel(c, d, arow0, coff, cg_i64(c, full * mr), n0, rest, p, bp);
+	if (nfull > 0) {
+		cgloop ln;
+		LLVMValueRef j = loop_open(c, &ln, nfull);
+		micro_kernel(c, d, arow, coff, m0, mul(c, j, pf->nr), mr, pf, at(c, st, bp, mul(c, j, panel_stride(d, pf))));
+		loop_close(c, &ln);
+	}
+	if (pr->nv > 0)
+		micro_kernel(c, d, arow, coff, m0, cg_i64(c, nfull * pf->nr), mr, pr,
+			     at(c, st, bp, cg_i64(c, nfull * panel_stride(d, pf))));
 }
 
 /* A panel of nr columns in vectors of vw lanes (the last one narrower when nr is not a
@@ -276,21 +374,22 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 	}
 	panel pf = make_panel(nr, vw), pr = make_panel(rest, vw);
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
-	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * nr)), "bpanel");
+	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)((full + 1) * panel_stride(d, &pf))), "bpack");
 	cgloop lb;
 	LLVMValueRef bi = loop_open(c, &lb, d->batch);
-	LLVMValueRef arow0 = mul(c, bi, d->m), brow0 = mul(c, bi, d->k), coff = mul(c, bi, d->m * d->n);
-	if (full > 0) {
-		cgloop ln;
-		LLVMValueRef n0 = mul(c, loop_open(c, &ln, full), nr);
-		pack_b(c, d, bp, brow0, n0, &pf);
-		panel_rows(c, d, arow0, coff, n0, mr, &pf, bp);
-		loop_close(c, &ln);
+	LLVMValueRef arow0 = mul(c, bi, d->m), coff = mul(c, bi, d->m * d->n);
+	bsrc pk = b_source(c, d, mul(c, bi, d->k));
+	pack_b(c, d, bp, &pk, &pf, full, &pr);
+	/* blocks of rows outside, panels inside: a block of A (MR x K) stays in L1 for all
+	 * the panels, and the packed B (K x N) streams from L2 */
+	int64_t mfull = d->m / mr, mrest = d->m % mr;
+	if (mfull > 0) {
+		cgloop lm;
+		LLVMValueRef m0 = mul(c, loop_open(c, &lm, mfull), mr);
+		block_panels(c, d, arow0, coff, m0, mr, &pf, full, &pr, bp);
+		loop_close(c, &lm);
 	}
-	if (rest > 0) {
-		LLVMValueRef n0 = cg_i64(c, full * nr);
-		pack_b(c, d, bp, brow0, n0, &pr);
-		panel_rows(c, d, arow0, coff, n0, mr, &pr, bp);
-	}
+	if (mrest > 0)
+		block_panels(c, d, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, full, &pr, bp);
 	loop_close(c, &lb);
 }

@@ -98,15 +98,17 @@ static void test_bdot(int NB, int M, int N, int K, uint64_t seed)
  * by the loop, rows and columns wrapped with %, only K masked (on CPUs: B packed from runs of
  * 16 addresses, the masked K block through a buffer), leading dimensions padded by 3 so that
  * no row starts aligned. Output in fp32 or (mm_fp16) fp16. */
-static void test_mm(const char *name, e2e_dtype in, e2e_dtype out, int M, int N, int K, uint64_t seed)
+static void test_mm_at(const char *name, e2e_dtype in, e2e_dtype out, int M, int N, int K, int pad, int guard,
+		       uint64_t seed)
 {
-	e2e_begin("%s M=%d N=%d K=%d", name, M, N, K);
+	e2e_begin("%s M=%d N=%d K=%d%s", name, M, N, K, guard ? " (exact, guarded buffers)" : "");
 	tilert_kernel *k = e2e_kernel(name, "mm");
 	e2e_rng r = e2e_rng_new(seed);
-	int lda = K + 3, ldb = N + 3, ldc = N + 3, isz = e2e_dtype_size(in), osz = e2e_dtype_size(out);
-	void *a = e2e_alloc((size_t)M * lda * isz), *b = e2e_alloc((size_t)K * ldb * isz);
-	float *c0 = e2e_alloc((size_t)M * ldc * 4);
-	void *c = e2e_alloc((size_t)M * ldc * osz);
+	int lda = K + pad, ldb = N + pad, ldc = N + pad, isz = e2e_dtype_size(in), osz = e2e_dtype_size(out);
+	void *(*alloc)(size_t) = guard ? e2e_alloc_guarded : e2e_alloc;
+	void *a = alloc((size_t)M * lda * isz), *b = alloc((size_t)K * ldb * isz);
+	float *c0 = alloc((size_t)M * ldc * 4);
+	void *c = alloc((size_t)M * ldc * osz);
 	for (size_t i = 0; i < (size_t)M * lda; i++)
 		e2e_setf(a, i, in, e2e_uniform(&r, -1, 1));
 	for (size_t i = 0; i < (size_t)K * ldb; i++)
@@ -127,7 +129,7 @@ static void test_mm(const char *name, e2e_dtype in, e2e_dtype out, int M, int N,
 	else
 		e2e_poison_f32(c, (size_t)M * ldc);
 	void *args[] = {&a, &b, &c0, &c, &M, &N, &K, &lda, &ldb, &ldc};
-	int bm = !strcmp(name, "mm_fp32") ? 64 : !strcmp(name, "mm_fp16") ? 32 : 16;
+	int bm = !strncmp(name, "mm_fp32", 7) ? 64 : !strcmp(name, "mm_fp16") ? 32 : 16;
 	int bn = !strcmp(name, "mm_bf16") ? 32 : 64;
 	e2e_tol tol = out == E2E_F16 ? (e2e_tol){K * 2e-6 + 2e-3, 1e-3} : (e2e_tol){K * 2e-6, 1e-5};
 	const char *target = tilert_kernel_meta(k, "target");
@@ -137,6 +139,11 @@ static void test_mm(const char *name, e2e_dtype in, e2e_dtype out, int M, int N,
 		e2e_cmp("c", c, out, w, NULL, (size_t)M * ldc, tol);
 	free(w);
 	e2e_end();
+}
+
+static void test_mm(const char *name, e2e_dtype in, e2e_dtype out, int M, int N, int K, uint64_t seed)
+{
+	test_mm_at(name, in, out, M, N, K, 3, 0, seed);
 }
 
 int main(int argc, char **argv)
@@ -177,5 +184,19 @@ int main(int argc, char **argv)
 		for (size_t j = 0; j < E2E_ARRAY_SIZE(msizes); j++)
 			E2E_RUN(test_mm(mms[i].name, mms[i].in, mms[i].out, msizes[j][0], msizes[j][1], msizes[j][2],
 					13000 + 10 * i + j));
+	/* B's columns wrapped by % N read straight from memory (on CPUs, the dot packs B from
+	 * runs of consecutive addresses when the mask holds everywhere): every buffer exactly
+	 * its size, ending where an inaccessible page begins, so that a read past the end of B
+	 * (a run taken longer than the wrap allows) crashes the case, and a wrong (wrapped)
+	 * element reaches the stored output. N prime and unhinted (runs of 1); and N and the
+	 * leading dimensions ":16" (mm_fp32_h16: runs of 16) at N below, at and not a multiple
+	 * of the block (64); K a multiple of the block (32: the unmasked path) and not. */
+	static const int gsizes[][3] = {{67, 61, 64}, {130, 263, 96}, {5, 17, 45}, {1, 1, 32}};
+	for (size_t j = 0; j < E2E_ARRAY_SIZE(gsizes); j++)
+		E2E_RUN(test_mm_at("mm_fp32", E2E_F32, E2E_F32, gsizes[j][0], gsizes[j][1], gsizes[j][2], 0, 1, 14000 + j));
+	static const int hsizes[][3] = {{67, 16, 64}, {70, 48, 96}, {129, 80, 64}, {61, 64, 45}, {7, 144, 32}};
+	for (size_t j = 0; j < E2E_ARRAY_SIZE(hsizes); j++)
+		E2E_RUN(test_mm_at("mm_fp32_h16", E2E_F32, E2E_F32, hsizes[j][0], hsizes[j][1], hsizes[j][2], 0, 1,
+				   14100 + j));
 	return e2e_finish();
 }

@@ -151,6 +151,8 @@ enum { RED = 64, POISON = 0xCD };
 typedef struct buf {
 	unsigned char *base; /* malloc'd: RED | bytes rounded up to 64 | RED */
 	size_t bytes, total;
+	void *map;     /* e2e_alloc_guarded: the mapping (base is in it), NULL otherwise */
+	size_t maplen;
 } buf;
 
 static buf *bufs;
@@ -172,6 +174,27 @@ void *e2e_alloc(size_t bytes)
 			abort();
 	}
 	bufs[nbufs++] = (buf){base, bytes, total};
+	return base + RED;
+}
+
+void *e2e_alloc_guarded(size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (RED + bytes + page - 1) / page * page, len = body + page;
+	unsigned char *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map + body, page, PROT_NONE) != 0) {
+		fprintf(stderr, "e2e: cannot map a guarded buffer of %zu bytes\n", bytes);
+		abort();
+	}
+	unsigned char *base = map + body - bytes - RED;
+	memset(base, POISON, RED + bytes);
+	if (nbufs == capbufs) {
+		capbufs = capbufs ? 2 * capbufs : 16;
+		bufs = realloc(bufs, capbufs * sizeof *bufs);
+		if (!bufs)
+			abort();
+	}
+	bufs[nbufs++] = (buf){base, bytes, RED + bytes, map, len};
 	return base + RED;
 }
 
@@ -225,14 +248,17 @@ static void free_bufs(void)
 				first = j;
 				before = 1;
 			}
-		for (size_t j = RED + bufs[i].bytes; j < RED + body + RED; j++)
+		for (size_t j = RED + bufs[i].bytes; !bufs[i].map && j < RED + body + RED; j++)
 			if (b[j] != POISON && !bad++)
 				first = j - RED - bufs[i].bytes;
 		if (bad)
 			e2e_fail("buffer %zu (%zu bytes): %zu bytes written outside it, the first %zu "
 			         "bytes %s", i, bufs[i].bytes, bad, before ? RED - first : first,
 			         before ? "before its start" : "after its end (0: the byte right after)");
-		free(b);
+		if (bufs[i].map)
+			munmap(bufs[i].map, bufs[i].maplen);
+		else
+			free(b);
 	}
 	nbufs = 0;
 }

@@ -66,6 +66,10 @@ float e2e_round_bf16(float f);
 /* bytes of memory, 64-byte aligned, filled with 0xCD, with red zones on both sides; freed
  * (and the red zones checked) by e2e_end(). Never NULL (aborts when out of memory). */
 void *e2e_alloc(size_t bytes);
+/* Like e2e_alloc(), but the buffer ends exactly where an inaccessible page begins (a read
+ * or write past its end crashes the case) and starts wherever that puts it (aligned to
+ * bytes' own alignment at best); only the red zone before it is checked. */
+void *e2e_alloc_guarded(size_t bytes);
 /* e2e_alloc() then a copy of src. */
 void *e2e_dup(const void *src, size_t bytes);
 /* Poisoning before a launch: NaN for float buffers, 0xCD bytes for anything. */

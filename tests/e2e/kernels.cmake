@@ -163,6 +163,9 @@ e2e_kernel(dot bdot_fp16 dot.py bdot "*fp16, *fp16, *fp32, i32, i32, i32, i32, 2
 e2e_kernel(dot mm_fp32 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 64, 64, 32, fp32")
 e2e_kernel(dot mm_fp16 dot.py mm "*fp16, *fp16, *fp32, *fp16, i32, i32, i32, i32, i32, i32, 32, 64, 32, fp16")
 e2e_kernel(dot mm_bf16 dot.py mm "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 16, 32, 16, fp32")
+# N and the leading dimensions of B and C ":16": on CPUs B's wrapped columns come in runs of 16
+# read straight from memory (tests: exact buffers before a guard page)
+e2e_kernel(dot mm_fp32_h16 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32:16, i32, i32, i32:16, i32:16, 64, 64, 32, fp32")
 
 # ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync, wgmma on sm_90a
 # for tf32 and int8; FMA on the CPUs,
