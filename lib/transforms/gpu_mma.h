@@ -231,7 +231,8 @@ int64_t gpu_wgmma_b_col(const gpu_mma *p, int n, int w1);
  * On AMD CDNA GPUs (gfx908, gfx90a, gfx940-gfx942) a dot runs on the matrix cores, one
  * wave (64 lanes) per v_mfma instruction of nonk x nonk x kin (nonk 32 or 16, as Triton's
  * AMD backend picks: matrix_instr_nonkdim when the kernel sets it, else 32 when M and N are
- * both at least 32, else 16). Every operand register of a lane holds kw = kin nonk / 64
+ * both at least 32, else 16; and 16 where 32 would leave waves without a whole
+ * instruction: a 32 x 32 block on 4 waves, attention's 128 rows on 8). Every operand register of a lane holds kw = kin nonk / 64
  * consecutive k of one row of A (or one column of B): lane l holds row (column) l % nonk
  * and k = kw (l / nonk) + 0 .. kw - 1 of the instruction (the CDNA2/CDNA3 ISA guides'
  * MFMA operand tables, one block). The accumulator: register r of lane l is row

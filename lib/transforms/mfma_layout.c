@@ -89,12 +89,26 @@ bool gpu_mfma_plan(const ir_op *dot, int gen, int nonk, int warp, int warps, gpu
 	/* Triton's AMD backend: matrix_instr_nonkdim when set, else 32 x 32 instructions
 	 * when both M and N reach 32, else 16 x 16 */
 	p->nonk = nonk == 16 || nonk == 32 ? nonk : p->M >= 32 && p->N >= 32 ? 32 : 16;
-	if (chained(dot) && (warps & (warps - 1)) == 0 && p->M % ((int64_t)p->nonk * warps) == 0) {
+	/* chained dots (attention) put every wave along M, keeping the row reductions
+	 * between them within a wave: on 16 x 16 instructions when M is too short for
+	 * 32-row ones on every wave and the kernel did not ask for 32 */
+	if (chained(dot) && (warps & (warps - 1)) == 0) {
+		if (nonk != 32 && p->nonk == 32 && p->M % (32 * (int64_t)warps))
+			p->nonk = 16;
 		p->w0 = warps, p->w1 = 1;
-		if (finish(p))
+		if (p->M % ((int64_t)p->nonk * warps) == 0 && finish(p))
 			return true;
+		p->nonk = nonk == 16 || nonk == 32 ? nonk : p->M >= 32 && p->N >= 32 ? 32 : 16;
 	}
-	return gpu_mfma_plan_shape(p, warps);
+	if (gpu_mfma_plan_shape(p, warps))
+		return true;
+	/* a block too small for 32 x 32 instructions on every wave (32 x 32 on 4 waves)
+	 * takes 16 x 16 ones, unless the kernel asked for 32 */
+	if (nonk != 32 && p->nonk == 32) {
+		p->nonk = 16;
+		return gpu_mfma_plan_shape(p, warps);
+	}
+	return false;
 }
 
 bool gpu_mfma_plan_shape(gpu_mma *p, int warps)
