@@ -6,6 +6,8 @@
  * lower_gpu.c and lower_gpu.h. */
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "codegen/lower_gpu.h"
 #include "codegen/lower_mfma.h"
 #include "codegen/lower_mma.h"
@@ -111,6 +113,20 @@ static bool is_zero_const(const ir_value *v)
 	const ir_op *d = v->def;
 	const ir_attr *x = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
 	return x && ((x->kind == IR_ATTR_INT && x->i == 0) || (x->kind == IR_ATTR_FLOAT && x->f == 0.0));
+}
+
+/* Marks the loop whose back edge is br {llvm.loop.unroll.disable}. The AMD FMA path's
+ * k loops, one per accumulator element, fully unrolled and interleaved by LLVM, keep
+ * every element's loads in flight at once and spill to scratch on 128 x 128 blocks; kept
+ * rolled, each loop needs a few registers beside its accumulator. */
+static void no_unroll(cg *c, LLVMValueRef br)
+{
+	LLVMMetadataRef self = LLVMTemporaryMDNode(c->ctx, NULL, 0);
+	LLVMMetadataRef str = LLVMMDStringInContext2(c->ctx, "llvm.loop.unroll.disable", 24);
+	LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(c->ctx, &str, 1)};
+	LLVMMetadataRef loop = LLVMMDNodeInContext2(c->ctx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(self, loop);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, "llvm.loop", 9), LLVMMetadataAsValue(c->ctx, loop));
 }
 
 /* How many k one step of the FMA path's loop takes: 2 for fp16 into fp32 and 4 for int8
@@ -299,7 +315,9 @@ void lg_lower_dot(cg *c, const ir_op *op)
 			LLVMValueRef next = step == 2 ? c->isa->fdot2(c, av, bv, sum)
 						      : c->isa->sdot4(c, LLVMBuildBitCast(c->b, av, c->t_i32, ""),
 								      LLVMBuildBitCast(c->b, bv, c->t_i32, ""), sum);
+			LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 			lg_philoop_close(c, &l, &next);
+			no_unroll(c, LLVMGetBasicBlockTerminator(latch));
 			r->v[e] = l.vals[0];
 			continue;
 		}
@@ -322,7 +340,10 @@ void lg_lower_dot(cg *c, const ir_op *op)
 			bv = LLVMBuildSExt(c->b, bv, ct, "");
 			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
 		}
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 		lg_philoop_close(c, &l, &next);
+		if (c->isa == &amdgpu_isa)
+			no_unroll(c, LLVMGetBasicBlockTerminator(latch));
 		sum = l.vals[0];
 		LLVMValueRef v = sum;
 		if (fl && ct != cg_scalar_type(c, re))

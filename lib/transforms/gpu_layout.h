@@ -99,7 +99,9 @@ static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps);
  * in an #mma layout and a row is a multiple of 128 bytes, the period of the 32 banks.
  * Without the pad the lanes of a warp that hold one column pair of 8 consecutive rows
  * (the accumulator's fragments) all hit one bank; with it each row starts 4 banks
- * further, and rows stay 16-byte aligned for vector reads (layout.c). */
+ * further, and rows stay 16-byte aligned for vector reads (layout.c). Not for AMD's
+ * #mfma, whose lanes hold consecutive columns of a row (no conflict to avoid), and whose
+ * 128 x 128 fp32 accumulators then fit the 64 KiB of LDS exactly. */
 int64_t gpu_exchange_pitch(const ir_type *t);
 int64_t gpu_exchange_bytes(const ir_type *t);
 

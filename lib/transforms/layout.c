@@ -535,7 +535,7 @@ int64_t gpu_exchange_pitch(const ir_type *t)
 {
 	int64_t n = t->rank ? t->shape[t->rank - 1] : 1, eb = gpu_elem_bytes(t->elem);
 	gpu_layout l;
-	if (t->rank < 2 || !t->layout || !gpu_layout_parse(t->layout, &l) || !l.mma || (n * eb) % 128 || eb > 16 ||
+	if (t->rank < 2 || !t->layout || !gpu_layout_parse(t->layout, &l) || !l.mma || l.mma == 4 || (n * eb) % 128 || eb > 16 ||
 	    16 % eb)
 		return n;
 	return n + 16 / eb;

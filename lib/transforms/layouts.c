@@ -159,9 +159,12 @@ static void need_shared(assigner *s, ir_op *op, int i, int mma, bool kmajor)
 		l = gpu_layout_shared_nvmma(x->type, dim0);
 		if (l.kind != GPU_SHARED)
 			l = gpu_layout_shared_nvmma(x->type, false);
-	} else if ((mma == 2 && i == 1 && dim0 && ir_type_bits(x->type->elem) == 16) || (mma == 4 && i == 1 && dim0)) {
+	} else if ((mma == 2 && i == 1 && dim0 && ir_type_bits(x->type->elem) == 16) || (mma == 4 && i == 1)) {
 		/* mma.sync's B loaded K-contiguous (attention's K^T): stored transposed, each n
-		 * a swizzled row of K, which ldmatrix reads without .trans */
+		 * a swizzled row of K, which ldmatrix reads without .trans. MFMA's B always: a
+		 * lane's operand is 4 or 8 consecutive k of one column, one LDS read when K is
+		 * contiguous (the element-wise reads of a row-major B cost more registers and
+		 * instructions than the scattered writes of staging it transposed) */
 		l = gpu_layout_shared_for_transposed(x->type);
 	} else {
 		l = gpu_layout_shared_for(x->type, mma != 0);
