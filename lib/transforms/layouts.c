@@ -28,7 +28,9 @@
  * #mma layout, which the element-wise ops, reductions and loops after it keep. On wgmma,
  * an A already in an #mma v3 layout the instruction's register operand matches (the
  * result of an earlier dot, computed on: attention's P) stays in registers (the "RS"
- * form; gpu_mma.h).
+ * form; gpu_mma.h). On AMD CDNA ({amd_arch}: gfx908, gfx90a, gfx940-gfx942) a dot that
+ * fits the matrix cores gets the #mfma layout (mfma_layout.c), its operands staged
+ * swizzled, B column-major.
  *
  * Runs only on functions with a threads_per_warp attribute. A layout already in the
  * input (IR read from text) is kept when tilecc implements it. */
