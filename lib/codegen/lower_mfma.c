@@ -88,20 +88,20 @@ void lower_mfma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bb
 		    const ir_type *bt, LLVMValueRef tid, LLVMValueRef *acc)
 {
 	LLVMBuilderRef b = c->b;
-	int S = p->nonk, kin = gpu_mfma_kin(p), kw = gpu_mfma_kw(p), eb = gpu_mma_elem_bytes(p->kind);
-	int blk = 256 / S, Q = S / blk, nregs = S * S / 64;
+	gpu_mfma_map mp = gpu_mfma_map_of(p);
+	int S = p->nonk, kin = mp.kin, kw = mp.kw, eb = gpu_mma_elem_bytes(p->kind), nregs = S * S / 64;
 	LLVMValueRef lane = LLVMBuildURem(b, tid, cg_i32(c, 64), "");
 	LLVMValueRef w = LLVMBuildUDiv(b, tid, cg_i32(c, 64), "");
 	LLVMValueRef w1 = LLVMBuildURem(b, w, cg_i32(c, p->w1), "");
 	LLVMValueRef w0 = LLVMBuildURem(b, LLVMBuildUDiv(b, w, cg_i32(c, p->w1), ""), cg_i32(c, p->w0), "");
 	LLVMValueRef li = LLVMBuildURem(b, lane, cg_i32(c, S), "");
 	LLVMValueRef kg = LLVMBuildMul(b, LLVMBuildUDiv(b, lane, cg_i32(c, S), ""), cg_i32(c, kw), "");
-	/* A: the lane's row in instruction row 0 (where the accumulator keeps instruction row
-	 * li: block li / blk of the wave's rows, row li % blk of it); B: its column in
-	 * instruction column 0 */
-	LLVMValueRef arow = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildUDiv(b, li, cg_i32(c, blk), ""), cg_i32(c, (int64_t)blk * p->w0), ""),
-					 LLVMBuildAdd(b, LLVMBuildMul(b, w0, cg_i32(c, blk), ""),
-						      LLVMBuildURem(b, li, cg_i32(c, blk), ""), ""), "");
+	/* gpu_mfma_map: A's row in instruction row 0 (where the accumulator keeps instruction
+	 * row li: register block li / blk of the wave's rows, row li % blk of it), B's column
+	 * in instruction column 0 */
+	LLVMValueRef arow = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildUDiv(b, li, cg_i32(c, mp.blk), ""), cg_i32(c, mp.blk_stride), ""),
+					 LLVMBuildAdd(b, LLVMBuildMul(b, w0, cg_i32(c, mp.blk), ""),
+						      LLVMBuildURem(b, li, cg_i32(c, mp.blk), ""), ""), "");
 	LLVMValueRef bcol = LLVMBuildAdd(b, LLVMBuildMul(b, w1, cg_i32(c, S), ""), li, "");
 	bool avec = contiguous(c, at_, 1, kw), bvec = contiguous(c, bt, 0, kw);
 
@@ -118,11 +118,11 @@ void lower_mfma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bb
 	for (int kk = 0; kk < p->ksteps; kk++) {
 		LLVMValueRef k0 = LLVMBuildAdd(b, kg, cg_i32(c, (int64_t)kk * kin), "");
 		for (int i = 0; i < p->mtiles; i++) {
-			LLVMValueRef row = LLVMBuildAdd(b, arow, cg_i32(c, (int64_t)Q * i * blk * p->w0), "");
+			LLVMValueRef row = LLVMBuildAdd(b, arow, cg_i32(c, i * mp.row_tile), "");
 			af[i] = operand(c, p, fetch(c, abase, at_, row, k0, true, avec, kw, eb), kw);
 		}
 		for (int j = 0; j < p->ntiles; j++) {
-			LLVMValueRef col = LLVMBuildAdd(b, bcol, cg_i32(c, (int64_t)j * p->w1 * S), "");
+			LLVMValueRef col = LLVMBuildAdd(b, bcol, cg_i32(c, j * mp.col_tile), "");
 			bf[j] = operand(c, p, fetch(c, bbase, bt, k0, col, false, bvec, kw, eb), kw);
 		}
 		for (int i = 0; i < p->mtiles; i++)

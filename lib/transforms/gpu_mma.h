@@ -288,5 +288,17 @@ void gpu_mfma_a_elem(const gpu_mma *p, int i, int kk, int w0, int lane, int e, i
 void gpu_mfma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int e, int64_t *row, int64_t *col);
 /* The accumulator slot of result register r (0 .. nonk^2 / 64 - 1) of instruction (i, j). */
 int gpu_mfma_c_slot(const gpu_mma *p, int i, int j, int r);
+/* Those maps as the lowering evaluates them at run time, with li = lane % nonk and
+ * lg = lane / nonk: A's row = (li / blk) blk_stride + w0 blk + li % blk + i row_tile, B's
+ * column = w1 nonk + li + j col_tile, the k of both kk kin + lg kw + e (gpu_mfma_a_elem and
+ * gpu_mfma_b_elem are these, so the unit tests check the lowering's arithmetic too). */
+typedef struct gpu_mfma_map {
+	int blk;              /* 256 / nonk: the rows of one register block of the accumulator */
+	int64_t blk_stride;   /* blk W0: between a wave's register blocks */
+	int64_t row_tile;     /* (nonk / blk) blk W0: between a wave's instruction rows */
+	int64_t col_tile;     /* nonk W1: between a wave's instruction columns */
+	int kin, kw;
+} gpu_mfma_map;
+gpu_mfma_map gpu_mfma_map_of(const gpu_mma *p);
 
 #endif

@@ -142,26 +142,36 @@ bool gpu_mfma_plan_layout(const ir_op *dot, const gpu_layout *l, int gen, gpu_mm
 	return finish(p);
 }
 
-/* The row of the tile that row ir (0 .. nonk - 1) of instruction row i of wave row w0
- * is: the accumulator keeps instruction row ir = 4 G q + 4 g + t (register 4 q + t of
- * lane group g) in repetition Q i + q of the blocked layout (Q = nonk / 4 G instruction
- * row blocks of 4 G rows), at wave row w0's 4 G rows, row 4 g + t of them. */
-static int64_t acc_row(const gpu_mma *p, int i, int w0, int ir)
+/* The accumulator keeps instruction row ir = 4 G q + 4 g + t (register 4 q + t of lane
+ * group g, G = 64 / nonk) in repetition Q i + q of the blocked layout (Q = nonk / 4 G
+ * register blocks of blk = 4 G rows), at wave row w0's blk rows, row 4 g + t of them: A's
+ * fragment of instruction row i comes from the same rows. */
+gpu_mfma_map gpu_mfma_map_of(const gpu_mma *p)
 {
-	int blk = 256 / p->nonk, Q = p->nonk / blk; /* 4 G rows a block, Q blocks */
-	return ((int64_t)Q * i + ir / blk) * blk * p->w0 + (int64_t)w0 * blk + ir % blk;
+	gpu_mfma_map m;
+	m.blk = 256 / p->nonk;
+	m.blk_stride = (int64_t)m.blk * p->w0;
+	m.row_tile = (int64_t)(p->nonk / m.blk) * m.blk_stride;
+	m.col_tile = (int64_t)p->nonk * p->w1;
+	m.kin = gpu_mfma_kin(p);
+	m.kw = gpu_mfma_kw(p);
+	return m;
 }
 
 void gpu_mfma_a_elem(const gpu_mma *p, int i, int kk, int w0, int lane, int e, int64_t *row, int64_t *col)
 {
-	*row = acc_row(p, i, w0, lane % p->nonk);
-	*col = (int64_t)kk * gpu_mfma_kin(p) + (int64_t)gpu_mfma_kw(p) * (lane / p->nonk) + e;
+	gpu_mfma_map m = gpu_mfma_map_of(p);
+	int li = lane % p->nonk, lg = lane / p->nonk;
+	*row = (li / m.blk) * m.blk_stride + (int64_t)w0 * m.blk + li % m.blk + i * m.row_tile;
+	*col = (int64_t)kk * m.kin + (int64_t)lg * m.kw + e;
 }
 
 void gpu_mfma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int e, int64_t *row, int64_t *col)
 {
-	*row = (int64_t)kk * gpu_mfma_kin(p) + (int64_t)gpu_mfma_kw(p) * (lane / p->nonk) + e;
-	*col = ((int64_t)j * p->w1 + w1) * p->nonk + lane % p->nonk;
+	gpu_mfma_map m = gpu_mfma_map_of(p);
+	int li = lane % p->nonk, lg = lane / p->nonk;
+	*row = (int64_t)kk * m.kin + (int64_t)lg * m.kw + e;
+	*col = (int64_t)w1 * p->nonk + li + j * m.col_tile;
 }
 
 int gpu_mfma_c_slot(const gpu_mma *p, int i, int j, int r)
