@@ -1904,14 +1904,14 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 			p = LLVMBuildAddrSpaceCast(c->b, p, c->t_ptr, "");
 		lg_put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
+	const ir_attr *amd = ir_func_attr(f, "amd_arch");
+	g.mfma_gen = amd && amd->kind == IR_ATTR_STR ? gpu_amd_mfma_gen(amd->s) : 0;
+	g.amd_dot = amd && amd->kind == IR_ATTR_STR && gpu_amd_has_dot(amd->s);
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
 	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;
 	const ir_attr *cc = ir_func_attr(f, "nv_cc");
 	g.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
-	const ir_attr *amd = ir_func_attr(f, "amd_arch");
-	g.mfma_gen = amd && amd->kind == IR_ATTR_STR ? gpu_amd_mfma_gen(amd->s) : 0;
-	g.amd_dot = amd && amd->kind == IR_ATTR_STR && gpu_amd_has_dot(amd->s);
 	c->wide_offsets = !isa->wide_offset || !has_async_copy(f->body) ? CG_WIDE_NONE
 			  : g.wgmma ? CG_WIDE_ALL : CG_WIDE_STEPS;
 	lg_lower_block(c, f->body);

@@ -300,9 +300,8 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		lg_philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K / step), 1, &init);
 		LLVMValueRef kk = l.iv, sum = l.vals[0];
 		if (step > 1) { /* AMD's dot instructions: step consecutive k at once */
-			LLVMValueRef av = NULL, bv = NULL;
 			LLVMTypeRef vt = LLVMVectorType(step == 2 ? c->t_f16 : c->t_i8, (unsigned)step);
-			av = bv = LLVMGetPoison(vt);
+			LLVMValueRef av = LLVMGetPoison(vt), bv = av;
 			for (int s = 0; s < step; s++) {
 				LLVMValueRef k = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, step), ""), cg_i32(c, s), "");
 				LLVMValueRef ai = staged ? lg_shared_index(c, a->type, m, k)
