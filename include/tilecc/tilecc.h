@@ -92,6 +92,8 @@ typedef struct tilecc_options {
 	int verify_each;         /* run the IR verifier after every pass */
 	int print_metadata;      /* put each kernel's launch metadata (NAME__meta) in the report */
 	int code_object_version; /* AMD: HSA code object version, 4 or 5; 0: default (5) */
+	int matrix_instr_nonkdim; /* AMD: the M and N of the MFMA instructions of tl.dot, 16
+				   * or 32 (Triton's option); 0: Triton's choice */
 	/* imports: searched after the kernel file's directory and package root, in order
 	 * (-I DIR); then the directories of the TILECC_PATH environment variable
 	 * (colon-separated) unless ignore_tilecc_path is set */

@@ -95,6 +95,17 @@ typedef struct gpu_isa {
 	 * else fp16) by one instruction: out[0] from lo, out[1] from hi. NULL where the
 	 * target has none; truncf then goes element by element. */
 	void (*narrow_pair)(cg *c, LLVMValueRef lo, LLVMValueRef hi, bool bf16, LLVMValueRef *out);
+	/* AMD matrix cores (MFMA, gpu_mma.h; lower_mfma.c; NULL elsewhere): acc (nonk^2 / 64
+	 * values, f32 or i32 for S8, in place) += the product of one lane's operand registers
+	 * a and b on the nonk x nonk instruction of generation gen for kind (a gpu_mma_kind):
+	 * <4 x half> for F16, <4 x i16> for BF16, i32 (gen 1-2) or i64 (gen 3) of int8 bytes
+	 * for S8, i64 of fp8 bytes for E4M3 and E5M2 (read as gfx940's FNUZ formats). */
+	void (*mfma)(cg *c, int kind, int nonk, int gen, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *acc);
+	/* AMD's dot instructions (gfx906 and CDNA; NULL elsewhere): acc + a.x b.x + a.y b.y
+	 * (a, b <2 x half>, acc f32: v_dot2_f32_f16), and acc + the products of the four
+	 * signed bytes of a and b (i32: v_dot4_i32_i8). */
+	LLVMValueRef (*fdot2)(cg *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef acc);
+	LLVMValueRef (*sdot4)(cg *c, LLVMValueRef a, LLVMValueRef b, LLVMValueRef acc);
 	/* a failed tl.device_assert: report msg (from file:line, in func) and stop */
 	void (*assert_fail)(cg *c, const char *msg, const char *file, int line, const char *func);
 	/* The base of the program's shared memory (addrspace 3), made when the lowering of

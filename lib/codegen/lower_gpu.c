@@ -27,6 +27,7 @@
 
 #include "codegen/lower_gpu.h"
 #include "transforms/axis_info.h"
+#include "transforms/gpu_mma.h"
 
 gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
@@ -1903,6 +1904,9 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 			p = LLVMBuildAddrSpaceCast(c->b, p, c->t_ptr, "");
 		lg_put(c, f->body->args[i], cg_from_abi(c, t, p));
 	}
+	const ir_attr *amd = ir_func_attr(f, "amd_arch");
+	g.mfma_gen = amd && amd->kind == IR_ATTR_STR ? gpu_amd_mfma_gen(amd->s) : 0;
+	g.amd_dot = amd && amd->kind == IR_ATTR_STR && gpu_amd_has_dot(amd->s);
 	g.explicit_barriers = ir_func_attr(f, "barriers_explicit") != NULL;
 	const ir_attr *arch = ir_func_attr(f, "nv_arch_specific");
 	g.wgmma = arch && arch->kind == IR_ATTR_INT && arch->i;

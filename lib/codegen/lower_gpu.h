@@ -31,6 +31,8 @@ typedef struct gpu {
 	bool pending;           /* a one-thread store since the last barrier (sync_reads) */
 	bool wgmma;             /* {nv_arch_specific}: sm_90a, whose PTX may hold wgmma */
 	int cc;                 /* {nv_cc}: NVIDIA compute capability (90 for sm_90); 0 else */
+	int mfma_gen;           /* {amd_arch}: its MFMA generation (gpu_amd_mfma_gen); 0 else */
+	bool amd_dot;           /* {amd_arch} has v_dot2_f32_f16 and v_dot4_i32_i8 */
 	const ir_op *waited;    /* a dot_wait whose wait the dot before it made (lg_lower_dot) */
 	int wgmma_groups;       /* wgmma groups that may be in flight here, counted from the
 				 * last wait in this block; -1: not known (lg_lower_dot) */

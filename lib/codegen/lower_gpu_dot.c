@@ -6,7 +6,10 @@
  * lower_gpu.c and lower_gpu.h. */
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "codegen/lower_gpu.h"
+#include "codegen/lower_mfma.h"
 #include "codegen/lower_mma.h"
 #include "codegen/lower_wgmma.h"
 
@@ -112,6 +115,34 @@ static bool is_zero_const(const ir_value *v)
 	return x && ((x->kind == IR_ATTR_INT && x->i == 0) || (x->kind == IR_ATTR_FLOAT && x->f == 0.0));
 }
 
+/* Marks the loop whose back edge is br {llvm.loop.unroll.disable}. The AMD FMA path's
+ * k loops, one per accumulator element, fully unrolled and interleaved by LLVM, keep
+ * every element's loads in flight at once and spill to scratch on 128 x 128 blocks; kept
+ * rolled, each loop needs a few registers beside its accumulator. */
+static void no_unroll(cg *c, LLVMValueRef br)
+{
+	LLVMMetadataRef self = LLVMTemporaryMDNode(c->ctx, NULL, 0);
+	LLVMMetadataRef str = LLVMMDStringInContext2(c->ctx, "llvm.loop.unroll.disable", 24);
+	LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(c->ctx, &str, 1)};
+	LLVMMetadataRef loop = LLVMMDNodeInContext2(c->ctx, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(self, loop);
+	LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c->ctx, "llvm.loop", 9), LLVMMetadataAsValue(c->ctx, loop));
+}
+
+/* How many k one step of the FMA path's loop takes: 2 for fp16 into fp32 and 4 for int8
+ * into int32 where the AMD target has v_dot2_f32_f16 and v_dot4_i32_i8 (gfx906, the
+ * Hygon DCU, and CDNA where a dot stays off the matrix cores) and K allows; else 1. */
+static int amd_dot_step(cg *c, const ir_type *ae, const ir_type *be, const ir_type *re, int64_t K)
+{
+	if (!c->isa->fdot2 || !c->isa->sdot4 || !lg_prog->amd_dot || ae->kind != be->kind)
+		return 1;
+	if (ae->kind == IR_F16 && re->kind == IR_F32 && K % 2 == 0)
+		return 2;
+	if (ae->kind == IR_I8 && re->kind == IR_I32 && K % 4 == 0)
+		return 4;
+	return 1;
+}
+
 /* C[z, m, n] = acc[z, m, n] + sum_k A[z, m, k] B[z, k, n] (z only for batched 3-D dots)
  * with A and B in shared memory: on tensor cores when assign-layouts gave the result the #mma
  * layout, else each thread computing the C elements it owns with FMA loops. */
@@ -132,6 +163,8 @@ void lg_lower_dot(cg *c, const ir_op *op)
 	 * layout of its fragments (a_regs: attention's P) */
 	gpu_mma mp;
 	bool plan = c->isa->mma && gpu_mma_plan_layout(op, rl, &mp);
+	/* AMD matrix cores: the #mfma layout (version 4), A and B staged in LDS */
+	bool mfma = !plan && c->isa->mfma && gpu_mfma_plan_layout(op, rl, lg_prog->mfma_gen, &mp);
 	bool a_regs = plan && !a_shared && b_shared &&
 		      (mp.version == 3 ? gpu_wgmma_a_regs(&mp, al) : gpu_mma_a_regs(&mp, al));
 	bool staged = (a_shared || a_regs) && b_shared;
@@ -161,6 +194,25 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		if (tc && mp.version == 3 && c->isa->fence_proxy_async)
 			c->isa->fence_proxy_async(c);
 		lg_barrier(c);
+	}
+	if (mfma || rl->mma == 4) {
+		gtile *acc = lg_tget(c, ac);
+		if (!mfma || !staged || !lower_mfma_fits(&mp, a->type, b->type) || acc->n != lg_slots(c, rt) ||
+		    lg_tile_layout(c, ac->type)->l.mma != 4)
+			cg_fail(c, op, "internal: a dot in the #mfma layout whose operands are not staged for "
+				"it, or on a target without its instructions");
+		gtile *r = lg_new_tile(c, acc->n);
+		for (int e = 0; e < acc->n; e++)
+			r->v[e] = acc->v[e];
+		LLVMValueRef ap = lg_smem_at(c, a->type->elem, aoff, cg_i32(c, 0));
+		LLVMValueRef bp = lg_smem_at(c, b->type->elem, boff, cg_i32(c, 0));
+		if (adyn)
+			ap = LLVMBuildGEP2(c->b, c->t_i8, ap, &adyn, 1, "");
+		if (bdyn)
+			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
+		lower_mfma_dot(c, &mp, ap, bp, a->type, b->type, lg_prog->tid, r->v);
+		lg_put(c, &op->results[0], r);
+		return;
 	}
 	if (tc) {
 		const gpu_layout *as = &lg_tile_layout(c, a->type)->l, *bs = &lg_tile_layout(c, b->type)->l;
@@ -228,6 +280,7 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		cg_fail(c, op, "internal: a dot on the FMA path with operands in a ring slot");
 	bool fl = ir_type_is_float(re);
 	LLVMTypeRef ct = fl ? (re->kind == IR_F64 ? c->t_f64 : c->t_f32) : c->t_i32;
+	int step = amd_dot_step(c, a->type->elem, b->type->elem, re, K);
 	int E = lg_per_thread(Z * M * N);
 	gtile *r = lg_new_tile(c, E);
 	gtile *acc = lg_tget(c, ac);
@@ -244,8 +297,29 @@ void lg_lower_dot(cg *c, const ir_op *op)
 		if (fl && LLVMTypeOf(init) != ct)
 			init = LLVMBuildFPExt(c->b, init, ct, "");
 		philoop l;
-		lg_philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K), 1, &init);
+		lg_philoop_open(c, &l, "dot", cg_i32(c, 0), LLVMIntULT, cg_i32(c, K / step), 1, &init);
 		LLVMValueRef kk = l.iv, sum = l.vals[0];
+		if (step > 1) { /* AMD's dot instructions: step consecutive k at once */
+			LLVMTypeRef vt = LLVMVectorType(step == 2 ? c->t_f16 : c->t_i8, (unsigned)step);
+			LLVMValueRef av = LLVMGetPoison(vt), bv = av;
+			for (int s = 0; s < step; s++) {
+				LLVMValueRef k = LLVMBuildAdd(c->b, LLVMBuildMul(c->b, kk, cg_i32(c, step), ""), cg_i32(c, s), "");
+				LLVMValueRef ai = staged ? lg_shared_index(c, a->type, m, k)
+							 : LLVMBuildAdd(c->b, abase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), k, ""), "");
+				LLVMValueRef bi = staged ? lg_shared_index(c, b->type, k, nn)
+							 : LLVMBuildAdd(c->b, bbase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, k, cg_i32(c, N), ""), nn, ""), "");
+				av = LLVMBuildInsertElement(c->b, av, lg_from_smem(c, a->type->elem, aoff, ai), cg_i32(c, s), "");
+				bv = LLVMBuildInsertElement(c->b, bv, lg_from_smem(c, b->type->elem, boff, bi), cg_i32(c, s), "");
+			}
+			LLVMValueRef next = step == 2 ? c->isa->fdot2(c, av, bv, sum)
+						      : c->isa->sdot4(c, LLVMBuildBitCast(c->b, av, c->t_i32, ""),
+								      LLVMBuildBitCast(c->b, bv, c->t_i32, ""), sum);
+			LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+			lg_philoop_close(c, &l, &next);
+			no_unroll(c, LLVMGetBasicBlockTerminator(latch));
+			r->v[e] = l.vals[0];
+			continue;
+		}
 		LLVMValueRef ai = staged ? lg_shared_index(c, a->type, m, kk)
 					 : LLVMBuildAdd(c->b, abase, LLVMBuildAdd(c->b, LLVMBuildMul(c->b, m, cg_i32(c, K), ""), kk, ""), "");
 		LLVMValueRef bi = staged ? lg_shared_index(c, b->type, kk, nn)
@@ -265,7 +339,10 @@ void lg_lower_dot(cg *c, const ir_op *op)
 			bv = LLVMBuildSExt(c->b, bv, ct, "");
 			next = LLVMBuildAdd(c->b, sum, LLVMBuildMul(c->b, av, bv, ""), "");
 		}
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
 		lg_philoop_close(c, &l, &next);
+		if (c->isa == &amdgpu_isa)
+			no_unroll(c, LLVMGetBasicBlockTerminator(latch));
 		sum = l.vals[0];
 		LLVMValueRef v = sum;
 		if (fl && ct != cg_scalar_type(c, re))

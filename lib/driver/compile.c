@@ -374,10 +374,19 @@ static int compile(compilation *c, tilecc_output *out)
 			cc = (int)strtol(arch + 3, &end, 10);
 			arch_specific = *end == 'a';
 		}
+		/* AMD: the processor ({amd_arch = "gfx942"}), which decides the dot instructions
+		 * (MFMA on CDNA, dot2/dot4 on gfx906), and matrix_instr_nonkdim */
+		const char *amd = gt == &amdgpu_target ? amdgpu_gpu_name(o->target) : NULL;
 		for (ir_func *f = m->funcs; f; f = f->next) {
 			ir_func_set_int(c->ir, f, "threads_per_warp", gt->warp_size);
 			if (cc)
 				ir_func_set_int(c->ir, f, "nv_cc", cc);
+			if (amd) {
+				ir_attr a = {.name = "amd_arch", .kind = IR_ATTR_STR, .s = amd};
+				ir_func_set_attr(c->ir, f, &a);
+				if (o->matrix_instr_nonkdim)
+					ir_func_set_int(c->ir, f, "matrix_instr_nonkdim", o->matrix_instr_nonkdim);
+			}
 			if (arch_specific || ir_func_attr(f, "nv_arch_specific"))
 				ir_func_set_int(c->ir, f, "nv_arch_specific", arch_specific); /* IR read from text */
 		}

@@ -99,7 +99,9 @@ static inline gpu_reshape gpu_reshape_how(const ir_op *op, int warp, int warps);
  * in an #mma layout and a row is a multiple of 128 bytes, the period of the 32 banks.
  * Without the pad the lanes of a warp that hold one column pair of 8 consecutive rows
  * (the accumulator's fragments) all hit one bank; with it each row starts 4 banks
- * further, and rows stay 16-byte aligned for vector reads (layout.c). */
+ * further, and rows stay 16-byte aligned for vector reads (layout.c). Not for AMD's
+ * #mfma, whose lanes hold consecutive columns of a row (no conflict to avoid), and whose
+ * 128 x 128 fp32 accumulators then fit the 64 KiB of LDS exactly. */
 int64_t gpu_exchange_pitch(const ir_type *t);
 int64_t gpu_exchange_bytes(const ir_type *t);
 
@@ -191,9 +193,13 @@ typedef struct gpu_layout {
 	 * blocked layout above: as many slots, the same columns pairs, the same lanes), but
 	 * rows and column blocks land elsewhere (gpu_layout_coord) and the warps split dim 0
 	 * first, so that the four warps of a warpgroup take the four 16-row quarters of one
-	 * 64-row instruction (gpu_layout_warp_dim). 0 for every other layout. */
+	 * 64-row instruction (gpu_layout_warp_dim). 4 for the accumulator of AMD's MFMA
+	 * (#mfma<warps [W0, W1], instr [S, S]>, S = 32 or 16: mfma_layout.c, gpu_mma.h):
+	 * exactly the blocked layout per_thread [4, 1], lanes [64 / S, S], warps [W0, W1],
+	 * order [1, 0]. 0 for every other layout. */
 	int mma;
-	int instr_n; /* mma 3: the N of the wgmma instruction (8..256, a multiple of 8) */
+	int instr_n; /* mma 3: the N of the wgmma instruction (8..256, a multiple of 8);
+		      * mma 4: the M and N of the MFMA instruction (32 or 16) */
 	/* GPU_SHARED: 0, or the columns of one panel: the tile is stored as shape[1] / panel
 	 * panels one after another, each shape[0] rows of `panel` elements, swizzled within
 	 * (the NVMMA layouts wgmma reads: a panel's rows are the 128, 64 or 32 bytes of the
@@ -239,7 +245,7 @@ int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r,
  * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>", "shared<vec = 8,
  * per_phase = 1, max_phase = 8, order = [1, 0]>" (", panel = 64" before the '>' when
  * paneled), "mma<version = 2, warps [2, 2]>", "mma<version = 3, warps [4, 1], instr [64,
- * 128, 16]>". */
+ * 128, 16]>", "mfma<warps [2, 2], instr [32, 32]>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
 /* Tile type t (its shape and element type) in layout l; NULL when out of memory. */
 const ir_type *gpu_type_in_layout(ir_context *c, const ir_type *t, const gpu_layout *l);
@@ -249,6 +255,9 @@ void gpu_layout_mma_fill(gpu_layout *l, int w0, int w1);
 /* Makes l the wgmma accumulator layout with w0 x w1 warps (w0 a multiple of 4) and
  * instructions m64nNk16 with N = instr_n. */
 void gpu_layout_wgmma_fill(gpu_layout *l, int w0, int w1, int instr_n);
+/* Makes l the MFMA accumulator layout with w0 x w1 waves and instructions of nonk x nonk
+ * (32 or 16). */
+void gpu_layout_mfma_fill(gpu_layout *l, int w0, int w1, int nonk);
 /* Parses the text form; false when it is not a layout tilecc implements. */
 bool gpu_layout_parse(const char *text, gpu_layout *l);
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b);

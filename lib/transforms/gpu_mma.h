@@ -61,7 +61,8 @@ typedef struct gpu_mma {
 	gpu_mma_kind kind;
 	bool acc16;                 /* F16 operands into an fp16 accumulator (out_dtype=float16) */
 	bool x3;                    /* TF32: input_precision "tf32x3" (three products) */
-	int version;                /* 2: mma.sync m16n8k16; 3: wgmma m64nNk16 (below) */
+	int version;                /* 2: mma.sync m16n8k16; 3: wgmma m64nNk16; 4: AMD MFMA
+				     * (below) */
 	int64_t M, N, K;
 	int w0, w1;                 /* warps along M and along N */
 	int mtiles, ntiles, ksteps; /* 2, per warp: 16-row tiles, 8-column tiles; both: k-steps
@@ -76,6 +77,8 @@ typedef struct gpu_mma {
 				     * (0: none): wgmma accumulates that many k at a time into
 				     * fresh registers, each group then added to the
 				     * accumulator in fp32, as Triton's (below) */
+	int nonk;                   /* 4: the M and N of one MFMA instruction (32 or 16) */
+	int gen;                    /* 4: the MFMA generation (gpu_amd_mfma_gen) */
 } gpu_mma;
 
 /* Whether dot op (2-D, A M x K and B K x N of a kind above and its accumulator) runs on
@@ -222,5 +225,80 @@ int64_t gpu_wgmma_at(const gpu_wgmma_operand *o, int64_t r, int64_t c);
 /* The first row of A and first column of B of instruction (m, n) of warpgroup (g, w1). */
 int64_t gpu_wgmma_a_row(const gpu_mma *p, int m, int g);
 int64_t gpu_wgmma_b_col(const gpu_mma *p, int n, int w1);
+
+/* ---- MFMA (mfma_layout.c) -------------------------------------------------------------------
+ *
+ * On AMD CDNA GPUs (gfx908, gfx90a, gfx940-gfx942) a dot runs on the matrix cores, one
+ * wave (64 lanes) per v_mfma instruction of nonk x nonk x kin (nonk 32 or 16, as Triton's
+ * AMD backend picks: matrix_instr_nonkdim when the kernel sets it, else 32 when M and N are
+ * both at least 32, else 16; and 16 where 32 would leave waves without a whole
+ * instruction: a 32 x 32 block on 4 waves, attention's 128 rows on 8). Every operand register of a lane holds kw = kin nonk / 64
+ * consecutive k of one row of A (or one column of B): lane l holds row (column) l % nonk
+ * and k = kw (l / nonk) + 0 .. kw - 1 of the instruction (the CDNA2/CDNA3 ISA guides'
+ * MFMA operand tables, one block). The accumulator: register r of lane l is row
+ * 4 G (r / 4) + 4 (l / nonk) + r % 4, column l % nonk, G = 64 / nonk lane groups (for 32:
+ * rows 8 (r / 4) + 4 (l / 32) + r % 4; for 16: 4 (l / 16) + r).
+ *
+ * As a distribution that accumulator is the blocked layout per_thread [4, 1], lanes
+ * [G, nonk], warps [W0, W1], order [1, 0] (#mfma<warps [W0, W1], instr [nonk, nonk]>):
+ * for nonk 16 one repetition along M is one instruction's rows; for nonk 32 an
+ * instruction's 32 rows are four repetitions 4 i + q (rows 8 q + 4 (l / 32) + r % 4 of it,
+ * r / 4 = q), which any rows may make up as long as A's fragment comes from the same rows
+ * (gpu_mfma_a_elem), as mma.sync's pairing does. So the element-wise ops, reductions and
+ * stores after a dot see an ordinary blocked layout.
+ *
+ * Instructions (kin; the operand register of a lane):
+ *   F16   v_mfma_f32_32x32x8f16, _16x16x16f16 (8, 16; <4 x half>)        gen 1-3
+ *   BF16  v_mfma_f32_32x32x8bf16_1k, _16x16x16bf16_1k (8, 16; <4 x i16>)  gen 2-3
+ *   S8    v_mfma_i32_32x32x8i8, _16x16x16i8 (8, 16; i32)                  gen 1-2
+ *         v_mfma_i32_32x32x16_i8, _16x16x32_i8 (16, 32; i64)              gen 3
+ *   E4M3, E5M2  v_mfma_f32_32x32x16_fp8_fp8 / _bf8_bf8, _16x16x32_* (16, 32; i64)  gen 3
+ * The rest (tf32, fp32, an fp16 accumulator, fp8 before gfx940) stays on the FMA path.
+ * gfx940's fp8 formats are the FNUZ ones (bias 8 and 16, 0x80 the only NaN); Triton's
+ * float8e4nv and float8e5 (OCP: bias 7 and 15) have each finite value twice the FNUZ
+ * value of the same byte, so the lowering feeds the bytes as they are (0x80, OCP's -0,
+ * made +0), runs the dot on a quarter of the accumulator and multiplies it by 4 after:
+ * exact, but OCP's infinities and NaNs read as large finite numbers. */
+
+/* The MFMA generation of AMD processor gfx ("gfx90a"): 1 gfx908 (CDNA1), 2 gfx90a
+ * (CDNA2), 3 gfx940-gfx942 (CDNA3); 0 when it has no matrix cores (gfx906, Hygon's
+ * Z100) or is not known. */
+int gpu_amd_mfma_gen(const char *gfx);
+/* Whether gfx has v_dot2_f32_f16 and v_dot4_i32_i8 (gfx906 and the CDNA processors). */
+bool gpu_amd_has_dot(const char *gfx);
+
+/* The MFMA plan of dot on generation gen (0: none) in programs of `warps` waves of `warp`
+ * (64) lanes; nonk 32 or 16 from the kernel's matrix_instr_nonkdim, 0 for Triton's
+ * choice. The waves split M and N as for mma.sync (all along M for a dot sharing its
+ * block with another, attention); false when the kind has no instruction on gen or the
+ * shape does not tile (M a multiple of nonk W0, N of nonk W1, K of kin). */
+bool gpu_mfma_plan(const ir_op *dot, int gen, int nonk, int warp, int warps, gpu_mma *p);
+/* Its second half, for a plan whose kind, gen, nonk, M, N and K are set (the tests). */
+bool gpu_mfma_plan_shape(gpu_mma *p, int warps);
+/* The plan of a dot whose result is in the #mfma layout l, on generation gen. */
+bool gpu_mfma_plan_layout(const ir_op *dot, const gpu_layout *l, int gen, gpu_mma *p);
+/* kin, the K of one instruction, and kw, the operand elements of one lane. */
+int gpu_mfma_kin(const gpu_mma *p);
+int gpu_mfma_kw(const gpu_mma *p);
+/* The element (row, column) of A that element e (0 .. kw - 1) of lane `lane`'s operand
+ * holds in instruction row i (of the wave's mtiles) at k-step kk, for wave row w0; the
+ * same for B's column j (of ntiles), wave column w1: rows kw (l / nonk) + e of the
+ * step, column l % nonk of the instruction. */
+void gpu_mfma_a_elem(const gpu_mma *p, int i, int kk, int w0, int lane, int e, int64_t *row, int64_t *col);
+void gpu_mfma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int e, int64_t *row, int64_t *col);
+/* The accumulator slot of result register r (0 .. nonk^2 / 64 - 1) of instruction (i, j). */
+int gpu_mfma_c_slot(const gpu_mma *p, int i, int j, int r);
+/* Those maps as the lowering evaluates them at run time, with li = lane % nonk and
+ * lg = lane / nonk: A's row = (li / blk) blk_stride + w0 blk + li % blk + i row_tile, B's
+ * column = w1 nonk + li + j col_tile, the k of both kk kin + lg kw + e (gpu_mfma_a_elem and
+ * gpu_mfma_b_elem are these, so the unit tests check the lowering's arithmetic too). */
+typedef struct gpu_mfma_map {
+	int blk;              /* 256 / nonk: the rows of one register block of the accumulator */
+	int64_t blk_stride;   /* blk W0: between a wave's register blocks */
+	int64_t row_tile;     /* (nonk / blk) blk W0: between a wave's instruction rows */
+	int64_t col_tile;     /* nonk W1: between a wave's instruction columns */
+	int kin, kw;
+} gpu_mfma_map;
+gpu_mfma_map gpu_mfma_map_of(const gpu_mma *p);
 
 #endif

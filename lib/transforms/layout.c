@@ -172,6 +172,12 @@ void gpu_layout_print(strbuf *s, const gpu_layout *l)
 	}
 	if (l->kind == GPU_SLICE)
 		strbuf_printf(s, "slice<dim = %d, parent = #", l->dim);
+	if (l->mma == 4) {
+		strbuf_printf(s, "mfma<");
+		put_list(s, "warps", l->wpc, l->rank);
+		strbuf_printf(s, ", instr [%d, %d]%s", l->instr_n, l->instr_n, l->kind == GPU_SLICE ? ">>" : ">");
+		return;
+	}
 	if (l->mma) {
 		strbuf_printf(s, "mma<version = %d, ", l->mma);
 		put_list(s, "warps", l->wpc, l->rank);
@@ -277,9 +283,23 @@ static bool mma(const char **p, gpu_layout *l)
 	return true;
 }
 
+/* mfma<warps [W0, W1], instr [S, S]>, S = 32 or 16 */
+static bool mfma(const char **p, gpu_layout *l)
+{
+	int n = 0, in[GPU_MAX_RANK], ni = 0;
+	if (!lit(p, "mfma<") || !list(p, "warps", l->wpc, &n) || n != 2 || !pow2(l->wpc[0]) || !pow2(l->wpc[1]) ||
+	    !lit(p, ",") || !list(p, "instr", in, &ni) || ni != 2 || in[0] != in[1] || (in[0] != 32 && in[0] != 16) ||
+	    !lit(p, ">"))
+		return false;
+	gpu_layout_mfma_fill(l, l->wpc[0], l->wpc[1], in[0]);
+	return true;
+}
+
 static bool parent(const char **p, gpu_layout *l)
 {
-	const char *q = *p;
+	const char *q = *p, *r = *p;
+	if (lit(&r, "mfma<"))
+		return mfma(p, l);
 	return lit(&q, "mma<") ? mma(p, l) : blocked(p, l);
 }
 
@@ -299,6 +319,17 @@ void gpu_layout_wgmma_fill(gpu_layout *l, int w0, int w1, int instr_n)
 	gpu_layout_mma_fill(l, w0, w1);
 	l->mma = 3;
 	l->instr_n = instr_n;
+}
+
+void gpu_layout_mfma_fill(gpu_layout *l, int w0, int w1, int nonk)
+{
+	l->rank = 2;
+	l->mma = 4;
+	l->instr_n = nonk;
+	l->spt[0] = 4, l->spt[1] = 1;
+	l->tpw[0] = 64 / nonk, l->tpw[1] = nonk;
+	l->wpc[0] = w0, l->wpc[1] = w1;
+	l->order[0] = 1, l->order[1] = 0;
 }
 
 bool gpu_layout_parse(const char *text, gpu_layout *l)
@@ -504,7 +535,7 @@ int64_t gpu_exchange_pitch(const ir_type *t)
 {
 	int64_t n = t->rank ? t->shape[t->rank - 1] : 1, eb = gpu_elem_bytes(t->elem);
 	gpu_layout l;
-	if (t->rank < 2 || !t->layout || !gpu_layout_parse(t->layout, &l) || !l.mma || (n * eb) % 128 || eb > 16 ||
+	if (t->rank < 2 || !t->layout || !gpu_layout_parse(t->layout, &l) || !l.mma || l.mma == 4 || (n * eb) % 128 || eb > 16 ||
 	    16 % eb)
 		return n;
 	return n + 16 / eb;

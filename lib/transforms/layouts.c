@@ -28,7 +28,9 @@
  * #mma layout, which the element-wise ops, reductions and loops after it keep. On wgmma,
  * an A already in an #mma v3 layout the instruction's register operand matches (the
  * result of an earlier dot, computed on: attention's P) stays in registers (the "RS"
- * form; gpu_mma.h).
+ * form; gpu_mma.h). On AMD CDNA ({amd_arch}: gfx908, gfx90a, gfx940-gfx942) a dot that
+ * fits the matrix cores gets the #mfma layout (mfma_layout.c), its operands staged
+ * swizzled, B column-major.
  *
  * Runs only on functions with a threads_per_warp attribute. A layout already in the
  * input (IR read from text) is kept when tilecc implements it. */
@@ -47,6 +49,8 @@ typedef struct assigner {
 	int converts; /* convert_layout ops inserted */
 	int cc;       /* NVIDIA compute capability (nv_cc), 0 for other GPUs */
 	bool wgmma;   /* sm_90a: nv_cc 90 and {nv_arch_specific} */
+	int mfma;     /* AMD: the MFMA generation of {amd_arch} (gpu_amd_mfma_gen), 0: none */
+	int nonk;     /* AMD: {matrix_instr_nonkdim}, 0: Triton's choice */
 } assigner;
 
 static const ir_type *typed(assigner *s, const ir_type *t, const gpu_layout *l)
@@ -157,9 +161,12 @@ static void need_shared(assigner *s, ir_op *op, int i, int mma, bool kmajor)
 		l = gpu_layout_shared_nvmma(x->type, dim0);
 		if (l.kind != GPU_SHARED)
 			l = gpu_layout_shared_nvmma(x->type, false);
-	} else if (mma == 2 && i == 1 && dim0 && ir_type_bits(x->type->elem) == 16) {
+	} else if ((mma == 2 && i == 1 && dim0 && ir_type_bits(x->type->elem) == 16) || (mma == 4 && i == 1)) {
 		/* mma.sync's B loaded K-contiguous (attention's K^T): stored transposed, each n
-		 * a swizzled row of K, which ldmatrix reads without .trans */
+		 * a swizzled row of K, which ldmatrix reads without .trans. MFMA's B always: a
+		 * lane's operand is 4 or 8 consecutive k of one column, one LDS read when K is
+		 * contiguous (the element-wise reads of a row-major B cost more registers and
+		 * instructions than the scattered writes of staging it transposed) */
 		l = gpu_layout_shared_for_transposed(x->type);
 	} else {
 		l = gpu_layout_shared_for(x->type, mma != 0);
@@ -373,7 +380,8 @@ static void assign_op(assigner *s, ir_op *op)
 		 * the staging and the dot */
 		gpu_mma p;
 		bool mma = (s->wgmma && gpu_wgmma_plan(op, s->warp, s->warps, &p)) ||
-			   gpu_mma_plan(op, s->cc, s->warp, s->warps, &p);
+			   gpu_mma_plan(op, s->cc, s->warp, s->warps, &p) ||
+			   gpu_mfma_plan(op, s->mfma, s->nonk, s->warp, s->warps, &p);
 		if (mma)
 			need_type(s, op, 2, typed(s, op->operands[2]->type, &p.acc));
 		else
@@ -444,6 +452,10 @@ int pass_assign_layouts(ir_module *m, diag_engine *d)
 		s.cc = cc && cc->kind == IR_ATTR_INT ? (int)cc->i : 0;
 		const ir_attr *as = ir_func_attr(f, "nv_arch_specific");
 		s.wgmma = s.cc == 90 && as && as->kind == IR_ATTR_INT && as->i;
+		const ir_attr *amd = ir_func_attr(f, "amd_arch");
+		s.mfma = amd && amd->kind == IR_ATTR_STR ? gpu_amd_mfma_gen(amd->s) : 0;
+		const ir_attr *nk = ir_func_attr(f, "matrix_instr_nonkdim");
+		s.nonk = nk && nk->kind == IR_ATTR_INT ? (int)nk->i : 0;
 		walk(&s, f->body, f->loc);
 	}
 	return s.errors != 0;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-hsaco.sh: checks HSACOs that tilecc made, without an AMD GPU (none is at hand).
 #
-#   tests/amdgpu/check-hsaco.sh DIR/GFX/K.hsaco...      (each with K.hsaco.meta beside it)
+#   tests/amdgpu/check-hsaco.sh [--isa TABLE] DIR/GFX/K.hsaco...  (each with K.hsaco.meta)
 #
 # For each code object: tilecc compiled it (not the "TILECC-FAILED" stand-in of
 # tests/e2e/compile.cmake); llvm-readelf-19 --notes shows one kernel for amdgcn-amd-amdhsa--GFX
@@ -10,12 +10,27 @@
 # of each (pointers: 8-byte global buffers; scalars by value at their natural size and
 # alignment); its group segment is the lds= that the lowering planned, at most 64 KiB; its
 # maximum workgroup size is the metadata's block=; and llvm-objdump-19 disassembles it to
-# a kernel that ends in s_endpgm. Prints one line per failure and a summary; exit 1 if any.
+# a kernel that ends in s_endpgm.
+#
+# With --isa TABLE (tests/amdgpu/dot-isa.txt: "VARIANT PATTERN-gfx906 PATTERN-gfx90a
+# PATTERN-gfx942" lines), a code object whose name (K) the table lists is a dot kernel and
+# must also use no scratch memory (.private_segment_fixed_size 0: no register spills) and
+# contain an instruction matching its processor's pattern (an extended regular expression
+# over the disassembly: v_mfma_..., v_dot2_f32_f16, ...; "-" for none; a trailing "!spills"
+# marks a known exception to the scratch rule, which the table explains). Every listed
+# variant must be among the files checked. Prints one line per failure and a summary;
+# exit 1 if any.
 set -u
+isa=""
+if [ "${1:-}" = "--isa" ]; then
+	isa=$2
+	shift 2
+fi
 readelf=${READELF:-llvm-readelf-19}
 objdump=${OBJDUMP:-llvm-objdump-19}
 ok=0
 bad=0
+seen_dots=""
 
 fail() {
 	echo "FAIL $1: $2"
@@ -33,6 +48,7 @@ notes() {
 	inargs && /\.size:/ { size = $2 }
 	inargs && /\.value_kind:/ { kind = $2 }
 	/^(    |  - )\.group_segment_fixed_size:/ { print "lds", $NF }
+	/^(    |  - )\.private_segment_fixed_size:/ { print "scratch", $NF }
 	/^(    |  - )\.wavefront_size:/ { print "wave", $NF }
 	/^(    |  - )\.max_flat_workgroup_size:/ { print "maxwg", $NF }
 	/^(    |  - )\.name:/ { print "name", $NF }
@@ -97,7 +113,33 @@ for f in "$@"; do
 	dis=$("$objdump" -d "$f" 2>&1) || { fail "$what" "llvm-objdump failed: $dis"; continue; }
 	echo "$dis" | grep -q "^[0-9a-f]* <$name>:" || { fail "$what" "no code for $name in the disassembly"; continue; }
 	echo "$dis" | grep -q "s_endpgm" || { fail "$what" "the kernel has no s_endpgm"; continue; }
+	if [ -n "$isa" ]; then
+		variant=$(basename "$f" .hsaco)
+		col=$(case $gfx in gfx906) echo 2 ;; gfx90a) echo 3 ;; gfx942) echo 4 ;; *) echo 0 ;; esac)
+		want=$(awk -v v="$variant" -v c="$col" '$1 == v && c > 0 { print $c }' "$isa")
+		if [ -n "$want" ]; then
+			seen_dots="$seen_dots $variant"
+			spills_ok=no
+			case $want in *'!spills') spills_ok=yes; want=${want%!spills} ;; esac
+			if [ "$spills_ok" = no ] && [ "$(field scratch)" != 0 ]; then
+				fail "$what" "a dot kernel with $(field scratch) bytes of scratch (register spills)"
+				continue
+			fi
+			if [ "$want" != - ] && ! echo "$dis" | grep -Eq "$want"; then
+				fail "$what" "a dot kernel without $want"
+				continue
+			fi
+		fi
+	fi
 	ok=$((ok + 1))
 done
+if [ -n "$isa" ]; then
+	for v in $(awk '!/^#/ && NF { print $1 }' "$isa"); do
+		case " $seen_dots " in
+		*" $v "*) ;;
+		*) fail "$v" "listed in $isa but not among the code objects checked" ;;
+		esac
+	done
+fi
 echo "check-hsaco: $ok passed, $bad failed"
 [ "$bad" -eq 0 ]

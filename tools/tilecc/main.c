@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"                        comma-separated list (or repeated --target) makes one\n"
 		"                        launcher that picks the artifact for the device at run time\n"
 		"  --code-object-version N  AMD: HSA code object version, 4 or 5 (default 5)\n"
+		"  --matrix-instr-nonkdim N AMD: tl.dot on 32x32 or 16x16 MFMA instructions (16 or\n"
+		"                        32; default: Triton's choice)\n"
 		"  -mcpu=CPU, -mattr=A   CPU name and features for CPU targets (like clang)\n"
 		"  -k, --kernel NAME     the @triton.jit function to compile\n"
 		"  -s, --signature SIG   parameter types and constexpr values in order, e.g.\n"
@@ -300,6 +302,12 @@ int main(int argc, char **argv)
 		} else if ((v = opt_value(argc, argv, &i, "--num-stages", &missing))) {
 			if (!parse_int(v, &o.num_stages) || o.num_stages > 16) {
 				rc = bad_usage("--num-stages expects a number from 0 to 16, got '%s'", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--matrix-instr-nonkdim", &missing))) {
+			if (!parse_int(v, &o.matrix_instr_nonkdim) ||
+			    (o.matrix_instr_nonkdim != 16 && o.matrix_instr_nonkdim != 32 && o.matrix_instr_nonkdim != 0)) {
+				rc = bad_usage("--matrix-instr-nonkdim expects 16 or 32, got '%s'", v);
 				goto out;
 			}
 		} else if ((v = opt_value(argc, argv, &i, "--code-object-version", &missing))) {
