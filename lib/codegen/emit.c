@@ -404,7 +404,12 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
  * after casting the kernels' generic pointer parameters through the global address space
  * (huge_params_global: what NVPTX's own NVPTXLowerArgs does in its optimized pipeline, and
  * which LLVM 19's pass builder cannot name), so that ld.global / ld.shared (global_load /
- * ds_read) survive; ptxas or the AMD back end's own passes optimize what they get.
+ * ds_read) survive, infer-alignment (shared stores from the byte-addressed scratch would
+ * otherwise be split into bytes) and globaldce (libdevice's unused functions, whose
+ * NVVMReflect-decided branches nothing removes at CodeGenOpt::None); and their blocks are
+ * cut into blocks of CG_HUGE_BLOCK_INSTS (huge_split_blocks: instruction selection, AMDGPU's
+ * above all, is superlinear in the size of one block). ptxas or the AMD back end's own
+ * passes optimize what they get.
  *
  * The threshold, 20 000 LLVM instructions in one function, is 2.6 times the largest module
  * of the bench and e2e kernels on any target (7 700, the CPU sorts; the bench matmul for
@@ -412,6 +417,9 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
  * 5 s (10k ops of bench/compile/gen_ir.py, 9 700 instructions: 2 s; 30k ops: 11 s).
  * TILECC_HUGE_FUNC=N moves it (0: never the reduced pipeline). */
 enum { CG_HUGE_FUNC_INSTS = 20000 };
+/* On GPUs a huge function's blocks are then cut into blocks of at most this many
+ * instructions (huge_split_blocks). */
+enum { CG_HUGE_BLOCK_INSTS = 4096 };
 
 static long huge_threshold(void)
 {
@@ -491,6 +499,102 @@ static void huge_params_global(cg *c, const ir_module *m)
 	}
 }
 
+/* Puts alloca a (out of its block) at the start of the entry block, then the builder back
+ * at the end of cur (when not NULL). */
+static void hoist_alloca(cg *c, LLVMBasicBlockRef entry, LLVMValueRef a, LLVMBasicBlockRef cur)
+{
+	LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(entry));
+	LLVMInsertIntoBuilder(c->b, a);
+	if (cur)
+		LLVMPositionBuilderAtEnd(c->b, cur);
+}
+
+/* Splits every block of fn longer than max instructions into a chain of blocks of at most
+ * max, each ending in a branch to the next: instruction selection works a block at a time,
+ * and AMDGPU's is not linear in the size of one (docs/perf.md). The leading part gets a new
+ * block in front of b, which b's predecessors now branch to (their terminators retargeted
+ * one by one: replacing the uses of b would also rename b in its successors' phis); b keeps
+ * the rest and its terminator, so those phis stay right. Phis and allocas stay in the
+ * first part. Linear in the instructions moved and the branches to b. */
+static void huge_split_blocks(cg *c, LLVMValueRef fn, long max)
+{
+	/* the moved instructions keep their own locations (an inserting builder with a current
+	 * location would overwrite them), the new branches have none */
+	LLVMSetCurrentDebugLocation2(c->b, NULL);
+	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+		bool entry = b == LLVMGetEntryBasicBlock(fn);
+		long n = 0;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+			n++;
+		if (n <= max)
+			continue;
+		/* the terminators that branch to b (b's own, for a loop, among them); a block
+		 * anything else refers to (a blockaddress) or a failed allocation stays whole */
+		size_t nusers = 0, cap = 0;
+		LLVMValueRef *users = NULL;
+		bool ok = true;
+		for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(b)); u && ok; u = LLVMGetNextUse(u)) {
+			LLVMValueRef t = LLVMGetUser(u);
+			if (!LLVMIsAInstruction(t) || !LLVMIsATerminatorInst(t)) {
+				ok = false;
+				break;
+			}
+			if (nusers == cap) {
+				LLVMValueRef *nu = realloc(users, (cap = cap ? 2 * cap : 8) * sizeof *users);
+				ok = nu != NULL;
+				if (!ok)
+					break;
+				users = nu;
+			}
+			users[nusers++] = t;
+		}
+		if (!ok) {
+			free(users);
+			continue;
+		}
+		LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c->ctx, b, "split");
+		for (size_t k = 0; k < nusers; k++)
+			for (unsigned s = 0, ns = LLVMGetNumSuccessors(users[k]); s < ns; s++)
+				if (LLVMGetSuccessor(users[k], s) == b)
+					LLVMSetSuccessor(users[k], s, first);
+		free(users);
+		LLVMBasicBlockRef cur = first;
+		LLVMPositionBuilderAtEnd(c->b, cur);
+		long in_cur = 0;
+		/* b keeps its last max instructions at most (the terminator among them), and no
+		 * phi: they all move to first */
+		for (;; n--) {
+			LLVMValueRef i = LLVMGetFirstInstruction(b);
+			LLVMOpcode op = LLVMGetInstructionOpcode(i);
+			if (n <= max && op != LLVMPHI)
+				break;
+			LLVMInstructionRemoveFromParent(i);
+			if (entry && op == LLVMAlloca && cur != first) {
+				hoist_alloca(c, first, i, cur);
+				continue;
+			}
+			if (in_cur >= max && op != LLVMPHI) {
+				LLVMBasicBlockRef next = LLVMInsertBasicBlockInContext(c->ctx, b, "split");
+				LLVMBuildBr(c->b, next);
+				cur = next;
+				LLVMPositionBuilderAtEnd(c->b, cur);
+				in_cur = 0;
+			}
+			LLVMInsertIntoBuilder(c->b, i);
+			in_cur++;
+		}
+		LLVMBuildBr(c->b, b);
+		/* static allocas stay in the entry block, now first */
+		for (LLVMValueRef i = entry ? LLVMGetFirstInstruction(b) : NULL, next; i; i = next) {
+			next = LLVMGetNextInstruction(i);
+			if (LLVMGetInstructionOpcode(i) == LLVMAlloca) {
+				LLVMInstructionRemoveFromParent(i);
+				hoist_alloca(c, first, i, NULL);
+			}
+		}
+	}
+}
+
 /* Verifies and optimizes the module (default<O3> unless -O0; the reduced pipeline when
  * *huge comes back true), timing both into tr. m: the kernels lowered into the module,
  * whose parameters a GPU's reduced pipeline needs (huge_params_global). */
@@ -516,10 +620,10 @@ static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, c
 	LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
-	char pipeline[80];
+	char pipeline[128];
 	if (*huge && c->gpu) {
 		huge_params_global(c, m);
-		snprintf(pipeline, sizeof pipeline, "function(sroa,infer-address-spaces,infer-alignment,early-cse,simplifycfg)");
+		snprintf(pipeline, sizeof pipeline, "globaldce,function(sroa,infer-address-spaces,infer-alignment,early-cse,simplifycfg)");
 	} else if (*huge)
 		snprintf(pipeline, sizeof pipeline, "function(sroa,early-cse,simplifycfg)");
 	else
@@ -527,6 +631,9 @@ static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, c
 	LLVMErrorRef e = LLVMRunPasses(c->mod, pipeline, tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
 	if (!e) {
+		if (*huge && c->gpu)
+			for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+				huge_split_blocks(c, f, CG_HUGE_BLOCK_INSTS);
 		time_phase(tr, *huge ? "LLVM optimization, reduced" : "LLVM optimization", t,
 			   count_insts(tr, c->mod, what, sizeof what));
 		return 0;
