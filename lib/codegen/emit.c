@@ -477,6 +477,8 @@ static void huge_params_global(cg *c, const ir_module *m)
 	if (c->isa->param_addrspace != 0)
 		return;
 	LLVMTypeRef gptr = LLVMPointerTypeInContext(c->ctx, 1);
+	/* the casts belong to no source line (the builder's last one may be another kernel's) */
+	LLVMSetCurrentDebugLocation2(c->b, NULL);
 	for (const ir_func *f = m->funcs; f; f = f->next) {
 		LLVMValueRef fn = LLVMGetNamedFunction(c->mod, f->name);
 		if (!fn || !LLVMCountBasicBlocks(fn))
