@@ -4,8 +4,9 @@
 # tl.static_range (gen_unroll.py: 25^3 and 40^3 unrolled bodies), times tilecc on each and
 # prints the wall time in ms and in ms per op (ops: of the tile IR after sema, before the
 # passes). Every size runs to tile IR (parse or sema, verify, the default pipeline, print);
-# 10k and 100k ops also to an x86-64 object and to sm_90 PTX, where LLVM's time dominates
-# (functions over 20 000 LLVM instructions take the reduced pipeline, lib/codegen/emit.c).
+# 10k and 100k ops also to an x86-64 object, to sm_90 PTX and to a gfx942 HSACO, where LLVM's
+# time dominates (functions over 20 000 LLVM instructions take the reduced pipeline,
+# lib/codegen/emit.c).
 #   bench/compile/run.sh [BUILD_DIR]        FULL=1: the LLVM columns for 1M ops and 25^3 too
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,6 +46,7 @@ for n in 10000 100000 1000000; do
 	if [ "$n" -le 100000 ] || [ "${FULL:-0}" = 1 ]; then
 		row "ir-$n" "$ops" "x86-64 object" "$(ms "$tilecc" "$out/ir$n.tir" --target=x86-64 -o "$out/o.o")"
 		row "ir-$n" "$ops" "sm_90 ptx" "$(ms "$tilecc" "$out/ir$n.tir" --target=sm_90 --emit=ptx -o "$out/o.ptx")"
+		row "ir-$n" "$ops" "gfx942 hsaco" "$(ms "$tilecc" "$out/ir$n.tir" --target=gfx942 -o "$out/o.hsaco")"
 	fi
 done
 python3 "$here/gen_unroll.py" 3 >"$out/unroll3.py"
@@ -56,5 +58,6 @@ for e in 10 25 40; do
 	if [ "$e" -le 10 ] || { [ "${FULL:-0}" = 1 ] && [ "$e" -le 25 ]; }; then
 		row "unroll-$e^3" "$ops" "x86-64 object" "$(ms "$tilecc" "$out/unroll3.py" -k unroll -s "$sig" --target=x86-64 -o "$out/o.o")"
 		row "unroll-$e^3" "$ops" "sm_90 ptx" "$(ms "$tilecc" "$out/unroll3.py" -k unroll -s "$sig" --target=sm_90 --emit=ptx -o "$out/o.ptx")"
+		row "unroll-$e^3" "$ops" "gfx942 hsaco" "$(ms "$tilecc" "$out/unroll3.py" -k unroll -s "$sig" --target=gfx942 -o "$out/o.hsaco")"
 	fi
 done

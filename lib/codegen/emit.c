@@ -460,12 +460,24 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
  * quadratic, and a 100k-op kernel took minutes (docs/perf.md, "Compile time vs IR size").
  *
  * A function of more LLVM instructions after the lowering than the threshold therefore takes
- * a reduced pipeline, the same for every target: SROA (tiles out of their buffers), early CSE
- * and simplifycfg, each linear. On CPUs the object is then made at CodeGenOpt::None (fast
- * instruction selection and the fast register allocator, no CodeGenPrepare, LSR or machine
- * scheduler), which is linear too; on GPUs the code generator keeps its level (NVPTX's is
- * about n log n on such input, and ptxas optimizes what it gets). The code of a huge
- * function is scalar loops with spills: slower, but made in seconds.
+ * a reduced pipeline: SROA (tiles out of their buffers), early CSE and simplifycfg, each
+ * linear, and the object is then made at CodeGenOpt::None, linear too. On CPUs that means
+ * fast instruction selection and the fast register allocator, no CodeGenPrepare, LSR or
+ * machine scheduler; the code of a huge function is scalar loops with spills: slower, but
+ * made in seconds. GPU code generators at their full level were not linear either (NVPTX's
+ * load/store vectorizer, GVN and instruction selection of one huge block: 215 s for 1M ops;
+ * AMDGPU's scheduler and register allocator: 52 s for 100k), but at CodeGenOpt::None they
+ * skip address-space inference, and every global or shared access would go through a
+ * generic (flat) address. So on GPUs the reduced pipeline also runs infer-address-spaces,
+ * after casting the kernels' generic pointer parameters through the global address space
+ * (huge_params_global: what NVPTX's own NVPTXLowerArgs does in its optimized pipeline, and
+ * which LLVM 19's pass builder cannot name), so that ld.global / ld.shared (global_load /
+ * ds_read) survive, infer-alignment (shared stores from the byte-addressed scratch would
+ * otherwise be split into bytes) and globaldce (libdevice's unused functions, whose
+ * NVVMReflect-decided branches nothing removes at CodeGenOpt::None); and their blocks are
+ * cut into blocks of CG_HUGE_BLOCK_INSTS (huge_split_blocks: instruction selection, AMDGPU's
+ * above all, is superlinear in the size of one block). ptxas or the AMD back end's own
+ * passes optimize what they get.
  *
  * The threshold, 20 000 LLVM instructions in one function, is 2.6 times the largest module
  * of the bench and e2e kernels on any target (7 700, the CPU sorts; the bench matmul for
@@ -473,6 +485,9 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
  * 5 s (10k ops of bench/compile/gen_ir.py, 9 700 instructions: 2 s; 30k ops: 11 s).
  * TILECC_HUGE_FUNC=N moves it (0: never the reduced pipeline). */
 enum { CG_HUGE_FUNC_INSTS = 20000 };
+/* On GPUs a huge function's blocks are then cut into blocks of at most this many
+ * instructions (huge_split_blocks). */
+enum { CG_HUGE_BLOCK_INSTS = 4096 };
 
 static long huge_threshold(void)
 {
@@ -520,9 +535,141 @@ static bool is_huge(cg *c, strbuf *tr)
 	return true;
 }
 
+/* A GPU kernel's pointer parameters point to global memory (CUDA's rule, and Triton's):
+ * for each kernel of m whose parameters are generic pointers (NVPTX; AMD's come in the
+ * global address space already), every use of such a parameter p takes
+ * addrspacecast(addrspacecast(p to global) to generic) instead, so that infer-address-spaces
+ * can rewrite the accesses derived from it into global ones. */
+static void huge_params_global(cg *c, const ir_module *m)
+{
+	if (c->isa->param_addrspace != 0)
+		return;
+	LLVMTypeRef gptr = LLVMPointerTypeInContext(c->ctx, 1);
+	/* the casts belong to no source line (the builder's last one may be another kernel's) */
+	LLVMSetCurrentDebugLocation2(c->b, NULL);
+	for (const ir_func *f = m->funcs; f; f = f->next) {
+		LLVMValueRef fn = LLVMGetNamedFunction(c->mod, f->name);
+		if (!fn || !LLVMCountBasicBlocks(fn))
+			continue;
+		LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+		LLVMValueRef first = LLVMGetFirstInstruction(entry);
+		for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++) {
+			LLVMValueRef p = LLVMGetParam(fn, i);
+			if (LLVMTypeOf(p) != c->t_ptr || !LLVMGetFirstUse(p))
+				continue;
+			if (first)
+				LLVMPositionBuilderBefore(c->b, first);
+			else
+				LLVMPositionBuilderAtEnd(c->b, entry);
+			LLVMValueRef g = LLVMBuildAddrSpaceCast(c->b, p, gptr, "");
+			LLVMValueRef q = LLVMBuildAddrSpaceCast(c->b, g, c->t_ptr, "");
+			LLVMReplaceAllUsesWith(p, q);
+			LLVMSetOperand(g, 0, p); /* the one use of p left */
+		}
+	}
+}
+
+/* Puts alloca a (out of its block) at the start of the entry block, then the builder back
+ * at the end of cur (when not NULL). */
+static void hoist_alloca(cg *c, LLVMBasicBlockRef entry, LLVMValueRef a, LLVMBasicBlockRef cur)
+{
+	LLVMPositionBuilderBefore(c->b, LLVMGetFirstInstruction(entry));
+	LLVMInsertIntoBuilder(c->b, a);
+	if (cur)
+		LLVMPositionBuilderAtEnd(c->b, cur);
+}
+
+/* Splits every block of fn longer than max instructions into a chain of blocks of at most
+ * max, each ending in a branch to the next: instruction selection works a block at a time,
+ * and AMDGPU's is not linear in the size of one (docs/perf.md). The leading part gets a new
+ * block in front of b, which b's predecessors now branch to (their terminators retargeted
+ * one by one: replacing the uses of b would also rename b in its successors' phis); b keeps
+ * the rest and its terminator, so those phis stay right. Phis and allocas stay in the
+ * first part. Linear in the instructions moved and the branches to b. */
+static void huge_split_blocks(cg *c, LLVMValueRef fn, long max)
+{
+	/* the moved instructions keep their own locations (an inserting builder with a current
+	 * location would overwrite them), the new branches have none */
+	LLVMSetCurrentDebugLocation2(c->b, NULL);
+	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b)) {
+		bool entry = b == LLVMGetEntryBasicBlock(fn);
+		long n = 0;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+			n++;
+		if (n <= max)
+			continue;
+		/* the terminators that branch to b (b's own, for a loop, among them); a block
+		 * anything else refers to (a blockaddress) or a failed allocation stays whole */
+		size_t nusers = 0, cap = 0;
+		LLVMValueRef *users = NULL;
+		bool ok = true;
+		for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(b)); u && ok; u = LLVMGetNextUse(u)) {
+			LLVMValueRef t = LLVMGetUser(u);
+			if (!LLVMIsAInstruction(t) || !LLVMIsATerminatorInst(t)) {
+				ok = false;
+				break;
+			}
+			if (nusers == cap) {
+				LLVMValueRef *nu = realloc(users, (cap = cap ? 2 * cap : 8) * sizeof *users);
+				ok = nu != NULL;
+				if (!ok)
+					break;
+				users = nu;
+			}
+			users[nusers++] = t;
+		}
+		if (!ok) {
+			free(users);
+			continue;
+		}
+		LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c->ctx, b, "split");
+		for (size_t k = 0; k < nusers; k++)
+			for (unsigned s = 0, ns = LLVMGetNumSuccessors(users[k]); s < ns; s++)
+				if (LLVMGetSuccessor(users[k], s) == b)
+					LLVMSetSuccessor(users[k], s, first);
+		free(users);
+		LLVMBasicBlockRef cur = first;
+		LLVMPositionBuilderAtEnd(c->b, cur);
+		long in_cur = 0;
+		/* b keeps its last max instructions at most (the terminator among them), and no
+		 * phi: they all move to first */
+		for (;; n--) {
+			LLVMValueRef i = LLVMGetFirstInstruction(b);
+			LLVMOpcode op = LLVMGetInstructionOpcode(i);
+			if (n <= max && op != LLVMPHI)
+				break;
+			LLVMInstructionRemoveFromParent(i);
+			if (entry && op == LLVMAlloca && cur != first) {
+				hoist_alloca(c, first, i, cur);
+				continue;
+			}
+			if (in_cur >= max && op != LLVMPHI) {
+				LLVMBasicBlockRef next = LLVMInsertBasicBlockInContext(c->ctx, b, "split");
+				LLVMBuildBr(c->b, next);
+				cur = next;
+				LLVMPositionBuilderAtEnd(c->b, cur);
+				in_cur = 0;
+			}
+			LLVMInsertIntoBuilder(c->b, i);
+			in_cur++;
+		}
+		LLVMBuildBr(c->b, b);
+		/* static allocas stay in the entry block, now first */
+		for (LLVMValueRef i = entry ? LLVMGetFirstInstruction(b) : NULL, next; i; i = next) {
+			next = LLVMGetNextInstruction(i);
+			if (LLVMGetInstructionOpcode(i) == LLVMAlloca) {
+				LLVMInstructionRemoveFromParent(i);
+				hoist_alloca(c, first, i, NULL);
+			}
+		}
+	}
+}
+
 /* Verifies and optimizes the module (default<O3> unless -O0; the reduced pipeline when
- * *huge comes back true), timing both into tr. */
-static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, bool *huge)
+ * *huge comes back true), timing both into tr. m: the kernels lowered into the module,
+ * whose parameters a GPU's reduced pipeline needs (huge_params_global). */
+static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, const ir_module *m,
+		    bool *huge)
 {
 	char *err = NULL;
 	char what[64];
@@ -543,14 +690,20 @@ static int optimize(cg *c, LLVMTargetMachineRef tm, int opt_level, strbuf *tr, b
 	LLVMPassBuilderOptionsSetLoopVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(pbo, 1);
 	LLVMPassBuilderOptionsSetLoopUnrolling(pbo, 1);
-	char pipeline[64];
-	if (*huge)
+	char pipeline[128];
+	if (*huge && c->gpu) {
+		huge_params_global(c, m);
+		snprintf(pipeline, sizeof pipeline, "globaldce,function(sroa,infer-address-spaces,infer-alignment,early-cse,simplifycfg)");
+	} else if (*huge)
 		snprintf(pipeline, sizeof pipeline, "function(sroa,early-cse,simplifycfg)");
 	else
 		snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 3 : opt_level);
 	LLVMErrorRef e = LLVMRunPasses(c->mod, pipeline, tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
 	if (!e) {
+		if (*huge && c->gpu)
+			for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+				huge_split_blocks(c, f, CG_HUGE_BLOCK_INSTS);
 		time_phase(tr, *huge ? "LLVM optimization, reduced" : "LLVM optimization", t,
 			   count_insts(tr, c->mod, what, sizeof what));
 		return 0;
@@ -659,7 +812,7 @@ int codegen_cpu(ir_module *m, diag_engine *d, arena *a, const codegen_opts *o, t
 	cg_define_half_libcalls(&c, c.soft_half, true);
 	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
 	bool huge;
-	if (optimize(&c, tm, o->opt_level, tr, &huge))
+	if (optimize(&c, tm, o->opt_level, tr, m, &huge))
 		goto done;
 	if (huge) {
 		/* a huge function's machine code at CodeGenOpt::None (see "huge functions") */
@@ -895,8 +1048,18 @@ int codegen_nvptx(ir_module *m, diag_engine *d, arena *a, const char *arch, int 
 		goto done;
 	time_phase(tr, "linking libdevice", t, NULL);
 	bool huge;
-	if (optimize(&c, tm, opt_level, tr, &huge))
+	if (optimize(&c, tm, opt_level, tr, m, &huge))
 		goto done;
+	if (huge) {
+		/* a huge function's PTX at CodeGenOpt::None (see "huge functions") */
+		LLVMDisposeTargetMachine(tm);
+		tm = LLVMCreateTargetMachine(target, triple, cpu, ptx_version(m), LLVMCodeGenLevelNone,
+					     LLVMRelocDefault, LLVMCodeModelDefault);
+		if (!tm) {
+			diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (%s)", triple, cpu);
+			goto done;
+		}
+	}
 	t = now_ms();
 	if (emit != TILECC_EMIT_CUBIN) {
 		rc = emit_module(&c, tm, emit == TILECC_EMIT_LLVM ? emit : TILECC_EMIT_ASM, out, len);
@@ -1090,8 +1253,18 @@ int codegen_amdgpu(ir_module *m, diag_engine *d, arena *a, const char *gpu, int 
 	internalize_helpers(&c);
 	time_phase(tr, "lowering to LLVM IR", t, count_insts(tr, c.mod, what, sizeof what));
 	bool huge;
-	if (optimize(&c, tm, opt_level, tr, &huge))
+	if (optimize(&c, tm, opt_level, tr, m, &huge))
 		goto done;
+	if (huge) {
+		/* a huge function's code at CodeGenOpt::None (see "huge functions") */
+		LLVMDisposeTargetMachine(tm);
+		tm = LLVMCreateTargetMachine(target, triple, gpu, "+wavefrontsize64", LLVMCodeGenLevelNone,
+					     LLVMRelocPIC, LLVMCodeModelDefault);
+		if (!tm) {
+			diag_error(d, SRCLOC_NONE, "cannot create an LLVM target machine for %s (%s)", triple, gpu);
+			goto done;
+		}
+	}
 	t = now_ms();
 	if (emit != TILECC_EMIT_HSACO) {
 		rc = emit_module(&c, tm, emit, out, len);

@@ -2,9 +2,10 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] [-DHUGE=1] -DOUT=k.so -P compile.cmake
 #
-# With META, the launch metadata tilecc prints (--print-metadata) goes into that file.
+# With META, the launch metadata tilecc prints (--print-metadata) goes into that file. With
+# HUGE, every function takes the reduced LLVM pipeline of huge functions (TILECC_HUGE_FUNC=1).
 #
 # A kernel that tilecc rejects must not stop the build of the other tests: the failure is
 # written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT
@@ -26,6 +27,9 @@ endif()
 if(META)
   list(APPEND args --print-metadata)
   file(REMOVE ${META})
+endif()
+if(HUGE)
+  set(ENV{TILECC_HUGE_FUNC} 1)
 endif()
 file(REMOVE ${OUT})
 execute_process(COMMAND ${TILECC} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out

@@ -260,3 +260,11 @@ e2e_kernel(desc desc_host_fp32 desc.py desc_host "tensordesc<fp32[16, 32]>, tens
 e2e_kernel(asm asm_shift_add asm.py asm_shift_add "*i32, *i32, *i32, i32, 128" NO_AMDGPU)
 e2e_kernel(asm asm_multi asm.py asm_multi "*i32, *i32, *i32, *fp32, i32, 128" NO_AMDGPU)
 e2e_kernel(asm asm_pack asm.py asm_pack "*u8, *i8, *fp16, *fp16, *i32, i32, 512" NO_AMDGPU)
+
+# ---- bigkernel.c: one kernel of tens of thousands of ops (tl.static_range unrolls N bodies):
+# at N=2000 its function takes the reduced LLVM pipeline of huge functions (lib/codegen/emit.c)
+# on every target; at N=40 it stays on default<O3>.
+e2e_kernel(bigkernel bigkernel bigkernel.py bigkernel
+           "*fp32:16, *fp32:16, *fp32:16, *i32:16, *fp32, *i32, i32, 2000, 256")
+e2e_kernel(bigkernel bigkernel_small bigkernel.py bigkernel
+           "*fp32:16, *fp32:16, *fp32:16, *i32:16, *fp32, *i32, i32, 40, 256")
