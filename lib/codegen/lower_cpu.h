@@ -80,42 +80,14 @@ static inline LLVMValueRef cpu_alloca(cg *c, LLVMTypeRef t, const char *name)
 	return a;
 }
 
-/* Prefetches the cache line at p into L2 (llvm.prefetch, read, locality 2). */
-static inline void cpu_prefetch(cg *c, LLVMValueRef p)
+/* Prefetches the cache line at p (llvm.prefetch): for reading, or for writing (write: a
+ * store to it then does not wait for the line at the head of the store queue; prefetchw on
+ * x86-64); locality 3 keeps it in L1, 2 in L2, 1 for a use a while later (prefetcht2). */
+static inline void cpu_prefetch(cg *c, LLVMValueRef p, bool write, int locality)
 {
 	LLVMTypeRef fty;
 	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
-	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 2), cg_i32(c, 1)};
-	LLVMBuildCall2(c->b, fty, f, args, 4, "");
-}
-
-/* Prefetches the cache line at p for a use a while later (llvm.prefetch, read, locality 1:
- * prefetcht2 on x86-64). */
-static inline void cpu_prefetch_far(cg *c, LLVMValueRef p)
-{
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
-	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 1), cg_i32(c, 1)};
-	LLVMBuildCall2(c->b, fty, f, args, 4, "");
-}
-
-/* Prefetches the cache line at p into L1 (llvm.prefetch, read, locality 3). */
-static inline void cpu_prefetch_l1(cg *c, LLVMValueRef p)
-{
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
-	LLVMValueRef args[4] = {p, cg_i32(c, 0), cg_i32(c, 3), cg_i32(c, 1)};
-	LLVMBuildCall2(c->b, fty, f, args, 4, "");
-}
-
-/* Prefetches the cache line at p for writing (llvm.prefetch, write, locality 3: prefetchw
- * on x86-64), so that a store to it does not wait for the line at the head of the store
- * queue. */
-static inline void cpu_prefetch_w(cg *c, LLVMValueRef p)
-{
-	LLVMTypeRef fty;
-	LLVMValueRef f = cg_intrinsic(c, "llvm.prefetch", &c->t_ptr, 1, &fty);
-	LLVMValueRef args[4] = {p, cg_i32(c, 1), cg_i32(c, 3), cg_i32(c, 1)};
+	LLVMValueRef args[4] = {p, cg_i32(c, write), cg_i32(c, locality), cg_i32(c, 1)};
 	LLVMBuildCall2(c->b, fty, f, args, 4, "");
 }
 

@@ -185,7 +185,7 @@ static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueR
 			      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
 	for (int64_t o = off == 0 ? 0 : 64; s->ahead && o < w * eb + 63; o += 64) {
 		int64_t at_o = o < w * eb ? o : w * eb - 1;
-		cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, at_o))}, 1, ""));
+		cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, at_o))}, 1, ""), false, 2);
 	}
 	return src;
 }
@@ -227,7 +227,7 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, const bsrc *bs, con
 			LLVMValueRef src = b_elem_at(c, d, bs, k, add(c, n0, cg_i64(c, off)), off, p->w[v]);
 			LLVMValueRef x = load_b(c, d, src, p->w[v]);
 			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
-				cpu_prefetch_w(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))));
+				cpu_prefetch(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))), true, 3);
 			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
 			off += p->w[v];
 		}
@@ -268,7 +268,7 @@ static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueR
 	/* the next panel's accumulators of these rows, into L1 while this block runs */
 		for (int64_t r = 0; r < mr; r++)
 			for (int64_t o = 0; o < p->nr * eb; o += 64)
-				cpu_prefetch_l1(c, LLVMBuildGEP2(c->b, c->t_i8, accp[r][0], (LLVMValueRef[]){cg_i64(c, p->nr * eb + o)}, 1, ""));
+				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, accp[r][0], (LLVMValueRef[]){cg_i64(c, p->nr * eb + o)}, 1, ""), false, 3);
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
 	cgloop lk;
 	LLVMValueRef k = loop_open(c, &lk, d->k);
@@ -333,8 +333,8 @@ static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 			LLVMValueRef ra = a_row(c, d, add(c, arow0, add(c, nm0, cg_i64(c, r))));
 			/* the last byte's line too: rows need not start on a line */
 			for (int64_t o = 0; o < bytes + 63; o += 64)
-				cpu_prefetch_far(c, LLVMBuildGEP2(c->b, c->t_i8, ra,
-								  (LLVMValueRef[]){add(c, ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""));
+				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, ra,
+								  (LLVMValueRef[]){add(c, ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""), false, 1);
 		}
 	}
 	if (nfull > 0) {
