@@ -94,6 +94,11 @@ bool gpu_mma_plan(const ir_op *dot, int cc, int warp, int warps, gpu_mma *p);
  * half, for the unit tests): false when `warps` cannot split the shape exactly. */
 bool gpu_mma_plan_shape(gpu_mma *p, int warps);
 
+/* Splits `warps` (a power of two) between M and N (p->w0, p->w1) for instructions of tm x tn,
+ * halving the larger per-warp share each time (M first on ties) while it stays a multiple
+ * of the instruction: false when no split fits. Shared by the mma and mfma plans. */
+bool gpu_mma_split_warps(gpu_mma *p, int warps, int64_t tm, int64_t tn);
+
 /* The plan of a dot whose result already has the #mma layout l (the lowering, or IR read
  * from text); false when the shapes or types do not fit it. */
 bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p);

@@ -116,18 +116,7 @@ bool gpu_mfma_plan_shape(gpu_mma *p, int warps)
 	int64_t s = p->nonk;
 	if (warps < 1 || (warps & (warps - 1)) || (s != 16 && s != 32) || p->M % s || p->N % s)
 		return false;
-	p->w0 = p->w1 = 1;
-	while (p->w0 * p->w1 < warps) {
-		bool m_ok = p->M % (s * p->w0 * 2) == 0, n_ok = p->N % (s * p->w1 * 2) == 0;
-		bool m_first = p->M / p->w0 >= p->N / p->w1;
-		if (m_ok && (m_first || !n_ok))
-			p->w0 *= 2;
-		else if (n_ok)
-			p->w1 *= 2;
-		else
-			return false;
-	}
-	return finish(p);
+	return gpu_mma_split_warps(p, warps, s, s) && finish(p);
 }
 
 bool gpu_mfma_plan_layout(const ir_op *dot, const gpu_layout *l, int gen, gpu_mma *p)

@@ -116,9 +116,14 @@ bool gpu_mma_plan_shape(gpu_mma *p, int warps)
 {
 	if (warps < 1 || (warps & (warps - 1)) || p->M % 16 || p->N % 8 || p->K % gpu_mma_kstep(p->kind))
 		return false;
+	return gpu_mma_split_warps(p, warps, 16, 8) && finish(p);
+}
+
+bool gpu_mma_split_warps(gpu_mma *p, int warps, int64_t tm, int64_t tn)
+{
 	p->w0 = p->w1 = 1;
 	while (p->w0 * p->w1 < warps) {
-		bool m_ok = p->M % (16 * p->w0 * 2) == 0, n_ok = p->N % (8 * p->w1 * 2) == 0;
+		bool m_ok = p->M % (tm * p->w0 * 2) == 0, n_ok = p->N % (tn * p->w1 * 2) == 0;
 		/* split the dimension of the larger per-warp share (M first on ties) */
 		bool m_first = p->M / p->w0 >= p->N / p->w1;
 		if (m_ok && (m_first || !n_ok))
@@ -128,7 +133,7 @@ bool gpu_mma_plan_shape(gpu_mma *p, int warps)
 		else
 			return false;
 	}
-	return finish(p);
+	return true;
 }
 
 bool gpu_mma_plan_layout(const ir_op *dot, const gpu_layout *l, gpu_mma *p)
