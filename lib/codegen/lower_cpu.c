@@ -1263,9 +1263,9 @@ static LLVMValueRef dot_rows(cg *c, const ir_op *op, int which, const ir_type *c
 		LLVMPositionBuilderBefore(c->b, pt->entry);
 		LLVMBuildStore(c->b, LLVMConstInt(c->t_i8, 0, 0), done);
 		LLVMPositionBuilderAtEnd(c->b, cur);
-		LLVMValueRef todo = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildLoad2(c->b, c->t_i8, done, ""),
+		LLVMValueRef first = LLVMBuildICmp(c->b, LLVMIntEQ, LLVMBuildLoad2(c->b, c->t_i8, done, ""),
 						  LLVMConstInt(c->t_i8, 0, 0), "");
-		LLVMBasicBlockRef join_once = cond_open(c, todo);
+		LLVMBasicBlockRef join_once = cond_open(c, first);
 		cgloop l;
 		LLVMValueRef r = loop_open(c, &l, nruns);
 		LLVMValueRef off = LLVMBuildMul(c->b, r, cg_i64(c, run), "");
