@@ -225,6 +225,30 @@ static bool dropped(const char *op, const char *name, MlirAttribute v)
 	return false;
 }
 
+/* Triton's atomic enums (TritonAttrDefs.td: RMWOp, MemSemantic, MemSyncScope), read as
+ * integers in the generic form, as the tile IR's string attributes kind, sem and scope; false
+ * for another attribute or a value out of range (which then reaches the verifier as is). */
+static bool atomic_enum(const char *name, int64_t i, ir_attr *a)
+{
+	static const char *const kinds[] = {NULL,  "and", "or",  "xor",  "add", "fadd",
+					    "max", "min", "umax", "umin", "xchg"};
+	static const char *const sems[] = {NULL, "relaxed", "acquire", "release", "acq_rel"};
+	static const char *const scopes[] = {NULL, "gpu", "cta", "sys"};
+	const char *s = NULL;
+	if (!strcmp(name, "atomic_rmw_op") && i >= 1 && i <= 10)
+		s = kinds[i], name = "kind";
+	else if (!strcmp(name, "sem") && i >= 1 && i <= 4)
+		s = sems[i];
+	else if (!strcmp(name, "scope") && i >= 1 && i <= 3)
+		s = scopes[i];
+	if (!s)
+		return false;
+	a->name = name;
+	a->kind = IR_ATTR_STR;
+	a->s = s;
+	return true;
+}
+
 /* Bitcasts v to type t (which differs from v's in the sign of its integers), before
  * `before` in b. */
 static ir_value *recast(importer *im, ir_block *b, ir_value *v, const ir_type *t, srcloc loc)
@@ -395,7 +419,8 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 	 * attributes, and the C API lists only the latter: those are looked up by name. */
 	static const char *const props[] = {"axis", "reverse", "start", "end", "order",
 					    "cache", "evict", "isVolatile", "inputPrecision",
-					    "maxNumImpreciseAcc", "message", "operandSegmentSizes"};
+					    "maxNumImpreciseAcc", "message", "operandSegmentSizes",
+					    "atomic_rmw_op", "sem", "scope"};
 	int nlisted = (int)mlirOperationGetNumAttributes(mop);
 	int nprops = name[0] == 't' && name[1] == 't' && name[2] == '.'
 			 ? (int)(sizeof props / sizeof props[0]) : 0;
@@ -435,6 +460,9 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 			a->s = code == IR_OP_CMPI ? cmpi_preds[p] : cmpf_preds[p];
 			if (code == IR_OP_CMPI && p >= 2)
 				cmp_sign = p >= 6;
+		} else if ((code == IR_OP_ATOMIC_RMW || code == IR_OP_ATOMIC_CAS) &&
+			   mlirAttributeIsAInteger(v) && atomic_enum(an, mlirIntegerAttrGetValueInt(v), a)) {
+			/* Triton's enums of the generic form, as the tile IR's strings */
 		} else if (!strcmp(an, "value") && code == IR_OP_CONSTANT) {
 			MlirAttribute s = v;
 			if (mlirAttributeIsADenseElements(v)) {

@@ -18,6 +18,8 @@
  *   tt.reduce.return %x, ... : T, ...           (tt.scan.return the same)
  *   %r = tt.mulhiui %a, %b : T
  *   tt.assert %c, "message" : T
+ *   %r = tt.atomic_rmw KIND, SEM, SCOPE, %p, %v[, %m] : (T, T[, T]) -> T
+ *   %r = tt.atomic_cas SEM, SCOPE, %p, %cmp, %v : (T, T, T) -> T
  *
  * tt.reduce and tt.scan have no pretty form (Triton prints them generic). Any other bare tt
  * op is an error at its name, never a crash: MLIR could not parse it either. Values, types
@@ -247,6 +249,89 @@ static int operands(span s, span *ops, int max, span *rest)
 	return n;
 }
 
+/* The index of word w in the NULL-ended names, or -1. */
+static int word_in(span w, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (strlen(names[i]) == w.n && !memcmp(names[i], w.p, w.n))
+			return i;
+	return -1;
+}
+
+/* tt.atomic_rmw KIND, SEM, SCOPE, %p, %v[, %m] [{attrs}] : (T...) -> T
+ * tt.atomic_cas SEM, SCOPE, %p, %cmp, %v [{attrs}] : (T...) -> T
+ * Triton's enum words become the tile IR's strings (kind, sem, scope; exch is xchg). */
+static bool rewrite_atomic(conv *c, strbuf *b, span name, span body, bool rmw)
+{
+	static const char *const kinds[] = {"and", "or",   "xor",  "add",  "fadd",
+					    "max", "min", "umax", "umin", "exch", NULL};
+	static const char *const sems[] = {"relaxed", "acquire", "release", "acq_rel", NULL};
+	static const char *const scopes[] = {"gpu", "cta", "sys", NULL};
+	const char *e = body.p + body.n;
+	const char *colon = balanced(body.p, e, ":");
+	span parts[8];
+	int np = split(body.p, colon, parts, 8);
+	int nw = rmw ? 3 : 2, nops = np - nw;
+	span dict = {NULL, 0};
+	if (nops > 0) {
+		/* an attribute dict after the last operand: '%m {a = 1}' */
+		span *last = &parts[np - 1];
+		const char *br = memchr(last->p, '{', last->n);
+		if (br) {
+			dict = trim(br, last->p + last->n);
+			*last = trim(last->p, br);
+		}
+	}
+	if (colon >= e || nops < (rmw ? 2 : 3) || nops > 3) {
+		error_at(c, name.p, name.n, "malformed '%.*s' (docs/ir.md, \"TTIR\", gives the syntax "
+			 "tilecc reads)", name);
+		return false;
+	}
+	int k = rmw ? word_in(parts[0], kinds) : 0;
+	int sem = word_in(parts[nw - 2], sems), scope = word_in(parts[nw - 1], scopes);
+	span bad = k < 0 ? parts[0] : sem < 0 ? parts[nw - 2] : parts[nw - 1];
+	if (k < 0 || sem < 0 || scope < 0) {
+		error_at(c, bad.p, bad.n, "unknown word '%.*s' in an atomic (docs/ir.md, \"TTIR\")",
+			 bad);
+		return false;
+	}
+	for (int i = nw; i < np; i++)
+		if (!parts[i].n || parts[i].p[0] != '%') {
+			error_at(c, parts[i].p, parts[i].n, "expected an operand, found '%.*s'",
+				 parts[i]);
+			return false;
+		}
+	/* the functional type: (T, T, T) -> T */
+	span ty = trim(colon + 1, e);
+	const char *arrow = strstr(ty.p, "->");
+	if (!ty.n || ty.p[0] != '(' || !arrow || arrow >= e) {
+		error_at(c, name.p, name.n, "malformed '%.*s' (docs/ir.md, \"TTIR\", gives the syntax "
+			 "tilecc reads)", name);
+		return false;
+	}
+	const char *tclose = balanced(ty.p + 1, arrow, ")");
+	strbuf attrs = {0}, types = {0};
+	if (rmw)
+		strbuf_printf(&attrs, "kind = \"%s\", ", k == 9 ? "xchg" : kinds[k]);
+	strbuf_printf(&attrs, "sem = \"%s\", scope = \"%s\"", sems[sem], scopes[scope]);
+	if (dict.n > 2) {
+		span in = trim(dict.p + 1, dict.p + dict.n - 1);
+		if (in.n) {
+			strbuf_puts(&attrs, ", ");
+			put(&attrs, in);
+		}
+	}
+	strbuf_putn(&types, ty.p + 1, (size_t)(tclose - ty.p - 1));
+	span res = trim(arrow + 2, e);
+	strbuf r = {0};
+	put(&r, res);
+	emit_generic(b, name, parts + nw, nops, attrs.data, &types, r.data ? r.data : "()");
+	strbuf_free(&attrs);
+	strbuf_free(&types);
+	strbuf_free(&r);
+	return true;
+}
+
 /* One tt op in pretty form (name, then body up to the location) into generic form. */
 static bool rewrite_op(conv *c, strbuf *b, span name, span body)
 {
@@ -349,6 +434,9 @@ static bool rewrite_op(conv *c, strbuf *b, span name, span body)
 			}
 			strbuf_puts(&res, "()");
 		}
+	} else if (IS("atomic_rmw") || IS("atomic_cas")) {
+		ok = rewrite_atomic(c, b, name, body, IS("atomic_rmw"));
+		goto out;
 	} else if (IS("assert")) {
 		/* tt.assert %c, "message" : T */
 		span parts[2];

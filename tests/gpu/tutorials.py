@@ -7,6 +7,15 @@
 #
 #   python3 tests/gpu/tutorials.py DIR [CASE...]
 #
+# The MLIR bridge (issue 14) uses the same cases for Triton's own TTIR:
+#   TUTORIALS_TTIR_OUT=TDIR python3 tests/gpu/tutorials.py DIR   writes the TTIR Triton compiled
+#       for each case's launches as TDIR/NAME-cI.ttir (NAME: the tilecc kernel's row, I: the
+#       case's index), as Triton specialized it for that launch;
+#   TUTORIALS_FROM_TTIR=TDIR python3 tests/gpu/tutorials.py DIR  runs tilecc's kernels from
+#       TDIR/NAME-cI.cubin instead (tilecc compiled that TTIR: tests/gpu/stage-ttir.sh). Triton
+#       specializes int arguments equal to 1 away (they are not parameters of its TTIR), so
+#       those are not passed to these kernels.
+#
 # DIR holds the tutorial files, tutorials.tsv and the cubins. Prints one line per case and
 # "N passed, M failed"; exits non-zero when a case failed. Tooling for the GPU machine:
 # tilecc itself has no Python in it.
@@ -21,6 +30,9 @@ DIR = sys.argv[1]
 ONLY = set(sys.argv[2:])
 # TUTORIALS_BWD_DX=old_ln_bwd_dx_: the layer-norm backward from other cubins (a before/after)
 BWD_DX = os.environ.get("TUTORIALS_BWD_DX", "ln_bwd_dx_")
+TTIR_OUT = os.environ.get("TUTORIALS_TTIR_OUT")
+FROM_TTIR = os.environ.get("TUTORIALS_FROM_TTIR")
+CASE = [0]  # the index of the case running (the -cI of the TTIR names)
 ROWS = {}
 for line in open(os.path.join(DIR, "tutorials.tsv")):
     if line.startswith("#") or not line.strip():
@@ -57,7 +69,20 @@ def triton_module(file):
 
 def tilecc(name):
     file, kernel, _ = ROWS.get(name, ROWS.get(name.replace("old_", ""), (None, None, None)))
+    if FROM_TTIR:
+        k = Cubin(os.path.join(FROM_TTIR, f"{name}-c{CASE[0]}.cubin"), kernel)
+        # Triton's TTIR has no parameter for an int argument equal to 1
+        return lambda grid, *args: k(grid, *[a for a in args if not (type(a) is int and a == 1)])
     return Cubin(os.path.join(DIR, name + ".cubin"), kernel)
+
+
+def ttir(name, compiled):
+    """With TUTORIALS_TTIR_OUT: keeps the TTIR of a Triton launch (the CompiledKernel it returned)
+    for the tilecc row NAME of the running case."""
+    if TTIR_OUT:
+        os.makedirs(TTIR_OUT, exist_ok=True)
+        with open(os.path.join(TTIR_OUT, f"{name}-c{CASE[0]}.ttir"), "w") as f:
+            f.write(compiled.asm["ttir"])
 
 
 def err(got, ref):
@@ -94,7 +119,7 @@ def vector_add(n):
         out = torch.full_like(x, float("nan"))
         grid = ((n + 1023) // 1024,)
         if who == "triton":
-            t["add_kernel"][grid](x, y, out, n, BLOCK_SIZE=1024)
+            ttir("add", t["add_kernel"][grid](x, y, out, n, BLOCK_SIZE=1024))
         else:
             tilecc("add")(grid, x, y, out, n)
         torch.cuda.synchronize()
@@ -110,8 +135,8 @@ def fused_softmax(M, N, programs):
     for who in ("triton", "tilecc"):
         y = torch.full_like(x, float("nan"))
         if who == "triton":
-            t["softmax_kernel"][(programs,)](y, x, x.stride(0), y.stride(0), M, N, BLOCK_SIZE=1024, num_stages=4,
-                                             num_warps=8)
+            ttir("softmax", t["softmax_kernel"][(programs,)](y, x, x.stride(0), y.stride(0), M, N, BLOCK_SIZE=1024,
+                                                             num_stages=4, num_warps=8))
         else:
             tilecc("softmax")((programs,), y, x, x.stride(0), y.stride(0), M, N)
         torch.cuda.synchronize()
@@ -133,8 +158,8 @@ def matmul(M, N, K, name, cfg, warps):
         grid = (((M + cfg[0] - 1) // cfg[0]) * ((N + cfg[1] - 1) // cfg[1]),)
         args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
         if who == "triton":
-            kern[grid](*args, BLOCK_SIZE_M=cfg[0], BLOCK_SIZE_N=cfg[1], BLOCK_SIZE_K=cfg[2], GROUP_SIZE_M=cfg[3],
-                       ACTIVATION=act, num_warps=warps)
+            ttir(name, kern[grid](*args, BLOCK_SIZE_M=cfg[0], BLOCK_SIZE_N=cfg[1], BLOCK_SIZE_K=cfg[2],
+                                  GROUP_SIZE_M=cfg[3], ACTIVATION=act, num_warps=warps))
         else:
             tilecc(name)(grid, *args)
         torch.cuda.synchronize()
@@ -156,8 +181,8 @@ def dropout(n, p, seed):
         out = torch.full_like(x, float("nan"))
         out2 = torch.full_like(x, float("nan"))
         if who == "triton":
-            t["_dropout"][grid](x, keep, out, n, p, BLOCK_SIZE=1024)
-            t["_seeded_dropout"][grid](x, out2, n, p, seed, BLOCK_SIZE=1024)
+            ttir("dropout", t["_dropout"][grid](x, keep, out, n, p, BLOCK_SIZE=1024))
+            ttir("seeded_dropout", t["_seeded_dropout"][grid](x, out2, n, p, seed, BLOCK_SIZE=1024))
         else:
             tilecc("dropout")(grid, x, keep, out, n, p)
             tilecc("seeded_dropout")(grid, x, out2, n, p, seed)
@@ -199,8 +224,8 @@ def layer_norm(M, N):
         mean = torch.full((M,), float("nan"), device="cuda")
         rstd = torch.full((M,), float("nan"), device="cuda")
         if who == "triton":
-            t["_layer_norm_fwd_fused"][(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps, BLOCK_SIZE=BLOCK,
-                                             num_warps=warps)
+            ttir("ln_fwd_" + tag, t["_layer_norm_fwd_fused"][(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps,
+                                                                    BLOCK_SIZE=BLOCK, num_warps=warps))
         else:
             tilecc("ln_fwd_" + tag)((M,), x, y, w, b, mean, rstd, x.stride(0), N, eps)
         torch.cuda.synchronize()
@@ -223,10 +248,11 @@ def layer_norm(M, N):
         db = torch.full((N,), float("nan"), dtype=dt, device="cuda")
         dx = nan_like(dy)
         if who == "triton":
-            t["_layer_norm_bwd_dx_fused"][(M,)](dx, dy, _dw, _db, x, w, mean, rstd, locks, x.stride(0), N,
-                                                BLOCK_SIZE_N=BLOCK, GROUP_SIZE_M=GROUP, num_warps=warps)
-            t["_layer_norm_bwd_dwdb"][((N + 127) // 128,)](_dw, _db, dw, db, min(GROUP, M), N, BLOCK_SIZE_M=32,
-                                                            BLOCK_SIZE_N=128)
+            ttir(BWD_DX + tag, t["_layer_norm_bwd_dx_fused"][(M,)](dx, dy, _dw, _db, x, w, mean, rstd, locks,
+                                                                    x.stride(0), N, BLOCK_SIZE_N=BLOCK,
+                                                                    GROUP_SIZE_M=GROUP, num_warps=warps))
+            ttir("ln_bwd_dwdb", t["_layer_norm_bwd_dwdb"][((N + 127) // 128,)](_dw, _db, dw, db, min(GROUP, M), N,
+                                                                                BLOCK_SIZE_M=32, BLOCK_SIZE_N=128))
         else:
             tilecc(BWD_DX + tag)((M,), dx, dy, _dw, _db, x, w, mean, rstd, locks, x.stride(0), N)
             tilecc("ln_bwd_dwdb")(((N + 127) // 128,), _dw, _db, dw, db, min(GROUP, M), N)
@@ -264,9 +290,9 @@ def attention(Z, H, N_CTX, D, causal):
         if who == "triton":
             kern = t["_attn_fwd"]
             kern = getattr(kern, "fn", kern)
-            kern[grid](sm_scale, M, Z, H, q, k, v, o, N_CTX=N_CTX, HEAD_DIM=D, BLOCK_M=64, BLOCK_N=64,
-                       FP8_OUTPUT=False, STAGE=stage, warp_specialize=False, IS_HOPPER=True, num_warps=4,
-                       num_stages=3)
+            ttir("attn_fwd" + sfx, kern[grid](sm_scale, M, Z, H, q, k, v, o, N_CTX=N_CTX, HEAD_DIM=D, BLOCK_M=64,
+                                              BLOCK_N=64, FP8_OUTPUT=False, STAGE=stage, warp_specialize=False,
+                                              IS_HOPPER=True, num_warps=4, num_stages=3))
         else:
             tilecc("attn_fwd" + sfx)(grid, sm_scale, M, Z, H, q, k, v, o, N_CTX)
         torch.cuda.synchronize()
@@ -289,10 +315,12 @@ def attention(Z, H, N_CTX, D, causal):
         pre_grid, grid = (N_CTX // 128, Z * H), (N_CTX // 128, 1, Z * H)
         strides = (q.stride(0), q.stride(1), q.stride(2), q.stride(3))
         if who == "triton":
-            t["_attn_bwd_preprocess"][pre_grid](o, do, delta, Z, H, N_CTX, BLOCK_M=128, HEAD_DIM=D)
-            t["_attn_bwd"][grid](q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta, *strides, H, N_CTX,
-                                 BLOCK_M1=32, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32, BLK_SLICE_FACTOR=2,
-                                 HEAD_DIM=D, num_warps=4, num_stages=5, CAUSAL=causal)
+            ttir("attn_bwd_pre", t["_attn_bwd_preprocess"][pre_grid](o, do, delta, Z, H, N_CTX, BLOCK_M=128,
+                                                                      HEAD_DIM=D))
+            ttir("attn_bwd" + sfx, t["_attn_bwd"][grid](q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta, *strides, H,
+                                                        N_CTX, BLOCK_M1=32, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32,
+                                                        BLK_SLICE_FACTOR=2, HEAD_DIM=D, num_warps=4, num_stages=5,
+                                                        CAUSAL=causal))
         else:
             tilecc("attn_bwd_pre")(pre_grid, o, do, delta, Z, H, N_CTX)
             tilecc("attn_bwd" + sfx)(grid, q, arg_k, v, sm_scale, do, dq, dk, dv, M, delta, *strides, H, N_CTX)
@@ -320,9 +348,10 @@ CASES = [
 ]
 
 passed = failed = 0
-for name, fn in CASES:
+for index, (name, fn) in enumerate(CASES):
     if ONLY and not any(o in name for o in ONLY):
         continue
+    CASE[0] = index
     try:
         print(f"PASS {name}: {fn()}", flush=True)
         passed += 1
