@@ -12,6 +12,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = sys.argv[1]   # folder with the bench-kernel .py files
 CUBINS = sys.argv[2]    # folder with <kernel>[_suffix].cubin and compile_ms.json
 OUT = sys.argv[3] if len(sys.argv) > 3 else None
+# BENCH_FROM_TTIR=1: the cubins were compiled by tilecc from the TTIR Triton wrote for the
+# bench kernels (issue 14; tests/gpu/stage-ttir.sh): Triton specialized the int arguments
+# equal to 1 away, so they are not passed
+FROM_TTIR = bool(os.environ.get("BENCH_FROM_TTIR"))
 
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gpu"))
 from cubin import Cubin, func_facts  # noqa: E402  (the shared launcher of tilecc cubins)
@@ -107,7 +111,7 @@ torch.manual_seed(0)
 n = 1 << 28
 x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
 o1, o2 = torch.full_like(x, float("nan")), torch.full_like(x, float("nan"))
-k = Cubin(os.path.join(CUBINS, "vadd.cubin"), "vadd")
+k = Cubin(os.path.join(CUBINS, "vadd.cubin"), "vadd", drop_ones=FROM_TTIR)
 tk = triton_kernel("vadd")
 grid = ((n + 1023) // 1024,)
 tms = triton_cold("vadd", lambda: tk[grid](x, y, o2, n, BLOCK=1024))
@@ -123,7 +127,7 @@ del x, y, o1, o2
 R, C = 32768, 4096
 a = torch.randn(R, C, device="cuda")
 o1, o2 = torch.full_like(a, float("nan")), torch.full_like(a, float("nan"))
-k = Cubin(os.path.join(CUBINS, "softmax.cubin"), "softmax")
+k = Cubin(os.path.join(CUBINS, "softmax.cubin"), "softmax", drop_ones=FROM_TTIR)
 tk = triton_kernel("softmax")
 tms = triton_cold("softmax", lambda: tk[(R,)](o2, a, C, C, C, BLOCK=4096, num_warps=8))
 k((R,), o1, a, C, C, C)
@@ -141,7 +145,7 @@ a = torch.randn(R, C, device="cuda", dtype=torch.float16)
 w = torch.rand(C, device="cuda", dtype=torch.float16) + 0.5
 b = torch.randn(C, device="cuda", dtype=torch.float16)
 o1, o2 = torch.full_like(a, float("nan")), torch.full_like(a, float("nan"))
-k = Cubin(os.path.join(CUBINS, "layernorm.cubin"), "layernorm")
+k = Cubin(os.path.join(CUBINS, "layernorm.cubin"), "layernorm", drop_ones=FROM_TTIR)
 tk = triton_kernel("layernorm")
 tms = triton_cold("layernorm", lambda: tk[(R,)](a, o2, w, b, C, C, 1e-5, BLOCK=1024, num_warps=8))
 k((R,), a, o1, w, b, C, C, 1e-5)
@@ -158,7 +162,7 @@ def matmul(M, dt, label, key):
     A = torch.randn(M, M, device="cuda", dtype=dt)
     B = torch.randn(M, M, device="cuda", dtype=dt)
     C1, C2 = torch.full((M, M), float("nan"), device="cuda", dtype=dt), torch.empty((M, M), device="cuda", dtype=dt)
-    k = Cubin(os.path.join(CUBINS, key + ".cubin"), "matmul")
+    k = Cubin(os.path.join(CUBINS, key + ".cubin"), "matmul", drop_ones=FROM_TTIR)
     tk = triton_kernel("matmul")
     grid = ((M // 128) * (M // 128),)
     args = (M, M, M, M, 1, M, 1, M, 1)
@@ -184,7 +188,7 @@ def attention(D, S, key):
     BH = 4 * 32
     q, kk, v = (torch.randn(BH, S, D, device="cuda", dtype=torch.float16) for _ in range(3))
     o1, o2 = torch.full_like(q, float("nan")), torch.empty_like(q)
-    k = Cubin(os.path.join(CUBINS, key + ".cubin"), "attention")
+    k = Cubin(os.path.join(CUBINS, key + ".cubin"), "attention", drop_ones=FROM_TTIR)
     tk = triton_kernel("attention")
     scale = 1.0 / D ** 0.5
     grid = (S // 128, BH)

@@ -38,9 +38,12 @@ def func_facts(fn, block, shared):
 class Cubin:
     """A tilecc kernel: the cubin's NAME entry and its NAME__meta (block size, shared
     memory). Arguments: tensors (their device pointers), floats (fp32), ints (i32), or
-    ctypes values as they are (c_int64 for an i64 parameter)."""
+    ctypes values as they are (c_int64 for an i64 parameter). drop_ones: the kernel was
+    compiled from Triton's TTIR, which has no parameter for an int argument equal to 1 (Triton
+    specializes those away), so such arguments are not passed."""
 
-    def __init__(self, path, name):
+    def __init__(self, path, name, drop_ones=False):
+        self.drop_ones = drop_ones
         torch.cuda.init()
         torch.empty(1, device="cuda")  # make torch's primary context current
         data = open(path, "rb").read()
@@ -65,6 +68,8 @@ class Cubin:
 
     def __call__(self, grid, *args):
         vals = []
+        if self.drop_ones:
+            args = [a for a in args if not (type(a) is int and a == 1)]
         for a in args:
             if isinstance(a, torch.Tensor):
                 vals.append(ctypes.c_uint64(a.data_ptr()))

@@ -19,7 +19,7 @@
 # DIR holds the tutorial files, tutorials.tsv and the cubins. Prints one line per case and
 # "N passed, M failed"; exits non-zero when a case failed. Tooling for the GPU machine:
 # tilecc itself has no Python in it.
-import ast, os, sys, traceback
+import ast, json, os, sys, traceback
 
 import torch
 
@@ -70,9 +70,7 @@ def triton_module(file):
 def tilecc(name):
     file, kernel, _ = ROWS.get(name, ROWS.get(name.replace("old_", ""), (None, None, None)))
     if FROM_TTIR:
-        k = Cubin(os.path.join(FROM_TTIR, f"{name}-c{CASE[0]}.cubin"), kernel)
-        # Triton's TTIR has no parameter for an int argument equal to 1
-        return lambda grid, *args: k(grid, *[a for a in args if not (type(a) is int and a == 1)])
+        return Cubin(os.path.join(FROM_TTIR, f"{name}-c{CASE[0]}.cubin"), kernel, drop_ones=True)
     return Cubin(os.path.join(DIR, name + ".cubin"), kernel)
 
 
@@ -83,6 +81,9 @@ def ttir(name, compiled):
         os.makedirs(TTIR_OUT, exist_ok=True)
         with open(os.path.join(TTIR_OUT, f"{name}-c{CASE[0]}.ttir"), "w") as f:
             f.write(compiled.asm["ttir"])
+        md = compiled.metadata  # TTIR does not say how many warps and stages: the launch did
+        with open(os.path.join(TTIR_OUT, f"{name}-c{CASE[0]}.json"), "w") as f:
+            json.dump({"name": md.name, "num_warps": md.num_warps, "num_stages": md.num_stages}, f)
 
 
 def err(got, ref):
