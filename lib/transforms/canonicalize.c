@@ -328,6 +328,33 @@ static int simplify(canon *cn, ir_op *op)
 			replace(cn, op, op->operands[1]);
 			return 1;
 		}
+		/* (x + c1) - c2 and the other sums of x and two constants: x + (c1 - c2), as
+		 * MLIR's arith canonicalization folds cdiv's (x + d) - 1 in Triton's TTIR. The
+		 * integers wrap, so the sum may be regrouped; only when op is the inner sum's one
+		 * user, so that no op is added. */
+		if ((op->code == IR_OP_ADDI || op->code == IR_OP_SUBI) && kb && !ka) {
+			ir_op *d = op->operands[0]->def;
+			int64_t k1, k = 0;
+			ir_value *x = NULL;
+			if (d && (d->code == IR_OP_ADDI || d->code == IR_OP_SUBI) && d->nresults == 1 &&
+			    d->results[0].type == t && d->results[0].uses && !d->results[0].uses->next) {
+				if (const_int(d->operands[1], &k1) && !const_int(d->operands[0], &a))
+					x = d->operands[0], k = d->code == IR_OP_ADDI ? k1 : -k1;
+				else if (d->code == IR_OP_ADDI && const_int(d->operands[0], &k1) &&
+					 !const_int(d->operands[1], &a))
+					x = d->operands[1], k = k1;
+			}
+			if (x && x->type == t) {
+				const ir_type *e = ir_type_elem(t);
+				k = wrap(e, (int64_t)((uint64_t)k + (uint64_t)(op->code == IR_OP_ADDI ? b : -b)));
+				ir_builder bl = {c, op->parent, op, op->loc};
+				ir_value *r = k ? ir_build2(&bl, IR_OP_ADDI, t, x, ir_const_int(&bl, t, k)) : x;
+				replace(cn, op, r);
+				if (!d->results[0].uses)
+					ir_op_erase(d);
+				return 1;
+			}
+		}
 		/* masks: m & true is m, m & false is false (i1) */
 		if (op->code == IR_OP_ANDI && ir_type_elem(t)->kind == IR_I1 && (ka || kb)) {
 			int64_t k = kb ? b : a;
