@@ -47,9 +47,12 @@
  * spare for the next row's load:
  *
  *   LMUL   groups   MR   tile (N >= 16)           f32 lanes at VLEN 128 / 256
- *   m1     32       8    N * SEW <= VLEN            4 / 8
- *   m2     16       8    N * SEW <= 2 VLEN          8 / 16
+ *   m1     32       6    N * SEW <= VLEN            4 / 8
+ *   m2     16       6    N * SEW <= 2 VLEN          8 / 16
  *   m4      8       6    wider                     16 / 32
+ *
+ * (MR is 6 where more groups would allow more rows: the row addresses are in integer
+ * registers, and with 8 rows the k loop ran out of them)
  *
  * (at the V extension's 128 bits, Triton's tiles, N >= 16, always take m4; m2 and m1 come
  * with +zvl256b and +zvl512b)
@@ -116,7 +119,10 @@ static plan choose_plan(cg *c, const cpu_dot *d)
 		pl.lmul = 1;
 		while (pl.lmul < 4 && d->n * ebits > c->vec_bytes * 8 * pl.lmul)
 			pl.lmul *= 2;
-		pl.mr = 32 / pl.lmul - 2 < 8 ? 32 / pl.lmul - 2 : 8;
+		/* 6 rows also where there are more groups: 8 row addresses, their sums with k
+		 * and the loop's own registers left too few integer registers (a spill of vl,
+		 * and a vsetvli, in the k loop) */
+		pl.mr = 6;
 		pl.nv = 1;
 		pl.ku = 4;
 		if (pl.mr > d->m)
