@@ -1,14 +1,18 @@
 /* rv_icount.c: the RISC-V side of the CPU benchmark. Runs one bench kernel either as
- * compiled by tilecc (a riscv64 shared object, called through its NAME__grid entry) or as
- * the same algorithm in C (built by gcc -O3 -march=rv64gcv), or neither, so that
- * bench/cpu/rv_icount.sh can count the dynamic instructions of each under qemu and
- * subtract the set-up.
+ * compiled by tilecc (a riscv64 shared object, called through its NAME__grid entry), as
+ * the same algorithm in C (this file, built by gcc -O3 -march=rv64gcv or by clang-19 -O3
+ * -march=rv64gcv), or (matmul) as OpenBLAS's sgemm (scipy-openblas32's riscv64 library,
+ * cblas_sgemm with the scipy_ prefix), or none of them, so that bench/cpu/rv_icount.sh can
+ * count the dynamic instructions of each under qemu and subtract the set-up.
  *
- *   rv_icount KERNEL MODE [SO]     KERNEL: vadd | softmax | layernorm | matmul
- *                                  MODE: none | tilecc | gcc */
+ *   rv_icount KERNEL MODE [SO [load]]  KERNEL: vadd | softmax | layernorm | matmul
+ *                                      MODE: none | tilecc | c | openblas
+ * With "load" the shared object is loaded (dlopen, dlsym) and not called: the set-up
+ * subtracted from the count of a call. */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,23 +125,41 @@ __attribute__((noinline)) static void matmul_c(const float *a, const float *b, f
 		}
 }
 
+/* The one symbol of glibc 2.38 that scipy-openblas32's library asks for (gcc-riscv64's
+ * sysroot has glibc 2.36): rv_icount.sh marks that version requirement weak and builds
+ * this file with -rdynamic, so that the reference binds here. */
+long __isoc23_strtol(const char *s, char **end, int base);
+long __isoc23_strtol(const char *s, char **end, int base)
+{
+	return strtol(s, end, base);
+}
+
+/* cblas_sgemm's row-major, no-transpose call */
+typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int, float,
+			 float *, int);
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		return 2;
 	const char *k = argv[1], *mode = argv[2];
 	grid_fn g = NULL;
-	if (!strcmp(mode, "tilecc")) {
-		void *h = dlopen(argv[3], RTLD_NOW);
+	sgemm_fn sgemm = NULL;
+	bool blas = !strcmp(mode, "openblas");
+	if (blas && strcmp(k, "matmul"))
+		return 2;
+	if (!strcmp(mode, "tilecc") || blas) {
+		void *h = argc > 3 ? dlopen(argv[3], RTLD_NOW) : NULL;
 		char name[64];
-		snprintf(name, sizeof name, "%s__grid", k);
-		g = h ? (grid_fn)dlsym(h, name) : NULL;
-		if (!g) {
-			fprintf(stderr, "rv_icount: cannot load %s from %s\n", name, argv[3]);
+		snprintf(name, sizeof name, blas ? "scipy_cblas_sgemm" : "%s__grid", k);
+		void *f = h ? dlsym(h, name) : NULL;
+		if (!f) {
+			fprintf(stderr, "rv_icount: cannot load %s from %s: %s\n", name, argc > 3 ? argv[3] : "?", dlerror());
 			return 1;
 		}
+		memcpy(blas ? (void *)&sgemm : (void *)&g, &f, sizeof f);
 	}
-	int run = strcmp(mode, "none") != 0, c = !strcmp(mode, "gcc");
+	int run = strcmp(mode, "none") != 0 && !(argc > 4 && !strcmp(argv[4], "load")), c = !strcmp(mode, "c");
 	if (!strcmp(k, "vadd")) {
 		int32_t n = 1 << 16;
 		float *x = malloc(n * 4), *y = malloc(n * 4), *o = malloc(n * 4);
@@ -183,6 +205,8 @@ int main(int argc, char **argv)
 		void *args[12] = {&a, &b, &cc, &n, &n, &n, &n, &one, &n, &one, &n, &one};
 		if (run && c)
 			matmul_c(a, b, cc, n);
+		else if (run && blas)
+			sgemm(101, 111, 111, n, n, n, 1.0f, a, n, b, n, 0.0f, cc, n);
 		else if (run)
 			g(args, (n / 64) * (n / 64), 1, 1, 0, (n / 64) * (n / 64));
 		printf("%g\n", cc[n + 3]);

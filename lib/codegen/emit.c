@@ -162,11 +162,20 @@ static int feature_says(const char *feat, const char *f)
 }
 
 /* Preferred vector width in bytes for the micro-kernels: the CPU's (x86_cpus), then what
- * the features turn on or off. */
+ * the features turn on or off. On riscv64 the minimum VLEN the code may assume: 128 bits
+ * (the V extension's), or what -mattr=+zvl256b (+zvl512b, ...) promises. */
 static int vector_bytes(const char *cpu, const char *feat, bool riscv)
 {
-	if (riscv)
-		return 32;
+	if (riscv) {
+		int bits = 128;
+		for (int z = 256; z <= 65536; z *= 2) {
+			char name[16];
+			snprintf(name, sizeof name, "zvl%db", z);
+			if (feature_says(feat, name) > 0 && z > bits)
+				bits = z;
+		}
+		return bits / 8;
+	}
 	int bytes = 16;
 	for (size_t i = 0; i < sizeof x86_cpus / sizeof x86_cpus[0]; i++)
 		if (!strcmp(cpu, x86_cpus[i].cpu))

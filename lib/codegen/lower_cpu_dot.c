@@ -32,22 +32,62 @@
  *   target                 VW (f32)  registers  MR x NV   accumulators
  *   x86-64 AVX2 (and AVX)   8        16         6 x 2     12
  *   x86-64 AVX-512          16       32         8 x 2     16
- *   riscv64 RVV (256-bit)   8        16 groups  4 x 2      8
  *   (NV = 1 when N fits one vector: MR doubles)
  *
  * Rows left over (M % MR) get a block of fewer rows, columns left over (N % NR) a panel of
- * narrower vectors (a last vector of any width: LLVM splits it into legal pieces). */
+ * narrower vectors (a last vector of any width: LLVM splits it into legal pieces).
+ *
+ * riscv64 (RVV) has the same plan with vectors whose length is known only at run time:
+ * a panel is one register group of LMUL registers, VLMAX = VLEN / SEW * LMUL lanes
+ * (<vscale x L x T>, vscale = VLEN / 64), so that the code is one for every VLEN and a
+ * machine with wider registers runs fewer iterations. LMUL is the smallest group that
+ * holds a row of the tile at the minimum VLEN (N * SEW <= VLEN * LMUL; 128 bits, the V
+ * extension's, unless -mattr=+zvl256b or more promises more), at most 4; the 32 registers
+ * make 32 / LMUL groups, of which the accumulators take MR and B's row one, with one group
+ * spare for the next row's load:
+ *
+ *   LMUL   groups   MR   tile (N >= 16)           f32 lanes at VLEN 128 / 256
+ *   m1     32       6    N * SEW <= VLEN            4 / 8
+ *   m2     16       6    N * SEW <= 2 VLEN          8 / 16
+ *   m4      8       6    wider                     16 / 32
+ *
+ * (MR is 6 where more groups would allow more rows: the row addresses are in integer
+ * registers, and with 8 rows the k loop ran out of them)
+ *
+ * (at the V extension's 128 bits, Triton's tiles, N >= 16, always take m4; m2 and m1 come
+ * with +zvl256b and +zvl512b)
+ *
+ * The width of a panel is vl = min(N, VLMAX): Triton's tiles are powers of two, and so is
+ * VLMAX, so every panel is full (N / vl of them) and there are no narrower tails; the
+ * vector-predicated intrinsics (llvm.vp.*) carry vl, so the loop runs under one vsetvli
+ * and the multiply-adds are vfmacc.vf with A's element from a scalar register. RISC-V has
+ * no register + register addressing: the k loop is unrolled by 4, so that the four loads of
+ * an A row are one address plus immediate offsets. A shape that is not a power of two
+ * takes the fixed-width plan (MR x NV = 4 x 2 of 8 lanes; LLVM gives <8 x float> two
+ * registers at the minimum VLEN). */
 #include <string.h>
 
 #include "codegen/lower_cpu.h"
 
 enum { MAX_MR = 16, MAX_NV = 4 };
 
-/* A panel of columns: nv vectors of w[v] lanes each, nr columns in all. */
+/* The blocking plan: blocks of MR rows by NV vectors of VW lanes, the k loop unrolled KU
+ * times; on RVV (lmul > 0) a vector is one register group of type vt, vl lanes. */
+typedef struct plan {
+	int64_t vw, mr;
+	int nv, ku;
+	int lmul;        /* RVV: the register group, 1, 2 or 4; 0: fixed-width vectors */
+	LLVMTypeRef vt;  /* RVV: <vscale x (64 / SEW * LMUL) x T> */
+	LLVMValueRef vl; /* RVV: the columns of a panel, min(N, VLMAX), i64 */
+} plan;
+
+/* A panel of columns: nv vectors of w[v] lanes each, nr columns in all; on RVV one vector
+ * of evl lanes (i32, NULL on fixed-width targets), cols columns (i64: nr, or vl). */
 typedef struct panel {
 	int nv;
 	int w[MAX_NV];
 	int64_t nr;
+	LLVMValueRef cols, evl;
 } panel;
 
 static bool is_riscv(cg *c)
@@ -64,26 +104,49 @@ bool cpu_dot_packs_from(cg *c, const ir_type *e, const ir_type *ct)
 	return e->kind == IR_BF16 || (e->kind == IR_F16 && !c->soft_half);
 }
 
-/* VW, MR and NV for the dot's compute type and the target (the table above). */
-static void choose_block(cg *c, const cpu_dot *d, int64_t *vw, int64_t *mr, int *nv)
+static bool is_pow2(int64_t x)
 {
-	int ebytes = ir_type_bits(d->ct) / 8;
-	*vw = c->vec_bytes / ebytes;
-	if (*vw < 1)
-		*vw = 1;
-	if (*vw > d->n)
-		*vw = d->n;
-	*nv = d->n >= 2 * *vw ? 2 : 1;
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* The plan for the dot's compute type and the target (the tables above). */
+static plan choose_plan(cg *c, const cpu_dot *d)
+{
+	plan pl = {.ku = 1};
+	int ebits = ir_type_bits(d->ct);
+	if (is_riscv(c) && is_pow2(d->n) && is_pow2(d->b_run)) {
+		/* c->vec_bytes: the minimum VLEN, 128 bits unless -mattr=+zvl256b (...) */
+		pl.lmul = 1;
+		while (pl.lmul < 4 && d->n * ebits > c->vec_bytes * 8 * pl.lmul)
+			pl.lmul *= 2;
+		/* 6 rows also where there are more groups: 8 row addresses, their sums with k
+		 * and the loop's own registers left too few integer registers (a spill of vl,
+		 * and a vsetvli, in the k loop) */
+		pl.mr = 6;
+		pl.nv = 1;
+		pl.ku = 4;
+		if (pl.mr > d->m)
+			pl.mr = d->m;
+		return pl;
+	}
+	/* riscv64: <8 x float>, two registers at the minimum VLEN */
+	pl.vw = (is_riscv(c) ? 32 : c->vec_bytes) / (ebits / 8);
+	if (pl.vw < 1)
+		pl.vw = 1;
+	if (pl.vw > d->n)
+		pl.vw = d->n;
+	pl.nv = d->n >= 2 * pl.vw ? 2 : 1;
 	if (is_riscv(c))
-		*mr = 4;
+		pl.mr = 4;
 	else if (c->vec_bytes >= 64)
-		*mr = 8;
+		pl.mr = 8;
 	else
-		*mr = 6;
-	if (*nv == 1)
-		*mr *= 2;
-	if (*mr > d->m)
-		*mr = d->m;
+		pl.mr = 6;
+	if (pl.nv == 1)
+		pl.mr *= 2;
+	if (pl.mr > d->m)
+		pl.mr = d->m;
+	return pl;
 }
 
 static LLVMValueRef at(cg *c, LLVMTypeRef st, LLVMValueRef buf, LLVMValueRef idx)
@@ -101,36 +164,100 @@ static LLVMValueRef mul(cg *c, LLVMValueRef x, int64_t y)
 	return LLVMBuildMul(c->b, x, cg_i64(c, y), "");
 }
 
-static LLVMValueRef load_vec(cg *c, LLVMTypeRef vt, LLVMValueRef p, unsigned align)
+/* A vector of vt's shape (fixed or scalable lanes) with elements of type et. */
+static LLVMTypeRef vec_like(LLVMTypeRef vt, LLVMTypeRef et)
 {
+	unsigned n = LLVMGetVectorSize(vt);
+	return LLVMGetTypeKind(vt) == LLVMScalableVectorTypeKind ? LLVMScalableVectorType(et, n) : LLVMVectorType(et, n);
+}
+
+static LLVMValueRef splat(cg *c, LLVMTypeRef vt, LLVMValueRef x)
+{
+	LLVMValueRef v = LLVMBuildInsertElement(c->b, LLVMGetPoison(vt), x, cg_i32(c, 0), "");
+	return LLVMBuildShuffleVector(c->b, v, LLVMGetPoison(vt), LLVMConstNull(vec_like(vt, c->t_i32)), "");
+}
+
+/* A call of the vector-predicated intrinsic name (overloaded on tys) with args, then the
+ * all-true mask and evl: a constant mask, so that every block's instruction selection sees
+ * it and the RVV instructions come out unmasked. */
+static LLVMValueRef vp_call(cg *c, const char *name, LLVMTypeRef *tys, int ntys, LLVMTypeRef vt, LLVMValueRef *args,
+			    int nargs, LLVMValueRef evl)
+{
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, name, tys, ntys, &fty);
+	LLVMValueRef all[6];
+	for (int i = 0; i < nargs; i++)
+		all[i] = args[i];
+	all[nargs] = LLVMConstAllOnes(vec_like(vt, c->t_i1));
+	all[nargs + 1] = evl;
+	return LLVMBuildCall2(c->b, fty, f, all, (unsigned)nargs + 2, "");
+}
+
+static void set_align(cg *c, LLVMValueRef call, unsigned arg, unsigned align)
+{
+	unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+	LLVMAddCallSiteAttribute(call, arg + 1, LLVMCreateEnumAttribute(c->ctx, kind, align));
+}
+
+/* A vector of type vt at p: a plain load, or on RVV (evl) evl lanes. */
+static LLVMValueRef load_vec(cg *c, LLVMTypeRef vt, LLVMValueRef p, unsigned align, LLVMValueRef evl)
+{
+	if (evl) {
+		LLVMTypeRef tys[2] = {vt, c->t_ptr};
+		LLVMValueRef v = vp_call(c, "llvm.vp.load", tys, 2, vt, &p, 1, evl);
+		set_align(c, v, 0, align);
+		return v;
+	}
 	LLVMValueRef v = LLVMBuildLoad2(c->b, vt, p, "");
 	LLVMSetAlignment(v, align);
 	return v;
 }
 
-static void store_vec(cg *c, LLVMValueRef v, LLVMValueRef p, unsigned align)
+static void store_vec(cg *c, LLVMValueRef v, LLVMValueRef p, unsigned align, LLVMValueRef evl)
 {
+	if (evl) {
+		LLVMTypeRef tys[2] = {LLVMTypeOf(v), c->t_ptr};
+		LLVMValueRef args[2] = {v, p};
+		set_align(c, vp_call(c, "llvm.vp.store", tys, 2, LLVMTypeOf(v), args, 2, evl), 1, align);
+		return;
+	}
 	LLVMSetAlignment(LLVMBuildStore(c->b, v, p), align);
 }
 
-/* w elements of B (type b_elem) at p as a vector of the compute type. */
-static LLVMValueRef load_b(cg *c, const cpu_dot *d, LLVMValueRef p, int w)
+/* acc + a * b, a a scalar broadcast to b's lanes (vfmadd231ps with a vbroadcastss on
+ * x86-64, vfmacc.vf on RVV). */
+static LLVMValueRef mul_add(cg *c, bool fl, LLVMValueRef a, LLVMValueRef b, LLVMValueRef acc, LLVMValueRef evl)
 {
-	LLVMTypeRef ct = cg_scalar_type(c, d->ct);
+	LLVMTypeRef vt = LLVMTypeOf(b);
+	LLVMValueRef av = splat(c, vt, a);
+	if (evl && fl)
+		return vp_call(c, "llvm.vp.fma", &vt, 1, vt, (LLVMValueRef[]){av, b, acc}, 3, evl);
+	if (evl) {
+		LLVMValueRef p = vp_call(c, "llvm.vp.mul", &vt, 1, vt, (LLVMValueRef[]){av, b}, 2, evl);
+		return vp_call(c, "llvm.vp.add", &vt, 1, vt, (LLVMValueRef[]){acc, p}, 2, evl);
+	}
+	if (!fl)
+		return add(c, acc, LLVMBuildMul(c->b, av, b, ""));
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.fma", &vt, 1, &fty);
+	return LLVMBuildCall2(c->b, fty, f, (LLVMValueRef[]){av, b, acc}, 3, "");
+}
+
+/* B's elements (type b_elem) at p as a vector of type vt (the compute type; fixed width,
+ * or evl lanes on RVV). */
+static LLVMValueRef load_b(cg *c, const cpu_dot *d, LLVMValueRef p, LLVMTypeRef vt, LLVMValueRef evl)
+{
 	if (d->b_elem == d->ct)
-		return load_vec(c, LLVMVectorType(ct, (unsigned)w), p, (unsigned)ir_type_bits(d->ct) / 8);
+		return load_vec(c, vt, p, (unsigned)ir_type_bits(d->ct) / 8, evl);
 	if (d->b_elem->kind == IR_BF16) {
 		/* bf16 is the high half of an fp32: exact, and the same on every target */
-		LLVMValueRef h = load_vec(c, LLVMVectorType(c->t_i16, (unsigned)w), p, 2);
-		LLVMTypeRef i32v = LLVMVectorType(c->t_i32, (unsigned)w);
-		LLVMValueRef sh[64];
-		for (int i = 0; i < w; i++)
-			sh[i] = cg_i32(c, 16);
-		LLVMValueRef x = LLVMBuildShl(c->b, LLVMBuildZExt(c->b, h, i32v, ""), LLVMConstVector(sh, (unsigned)w), "");
-		return LLVMBuildBitCast(c->b, x, LLVMVectorType(ct, (unsigned)w), "");
+		LLVMValueRef h = load_vec(c, vec_like(vt, c->t_i16), p, 2, evl);
+		LLVMTypeRef i32v = vec_like(vt, c->t_i32);
+		LLVMValueRef x = LLVMBuildShl(c->b, LLVMBuildZExt(c->b, h, i32v, ""), splat(c, i32v, cg_i32(c, 16)), "");
+		return LLVMBuildBitCast(c->b, x, vt, "");
 	}
-	LLVMValueRef h = load_vec(c, LLVMVectorType(c->t_f16, (unsigned)w), p, 2);
-	return LLVMBuildFPExt(c->b, h, LLVMVectorType(ct, (unsigned)w), "");
+	LLVMValueRef h = load_vec(c, vec_like(vt, c->t_f16), p, 2, evl);
+	return LLVMBuildFPExt(c->b, h, vt, "");
 }
 
 /* The address in row-address array rows of row r, advanced by shift bytes (may be NULL). */
@@ -157,11 +284,12 @@ typedef struct bsrc {
 	LLVMValueRef brow0, ahead;
 } bsrc;
 
-static bsrc b_source(cg *c, const cpu_dot *d, LLVMValueRef brow0)
+static bsrc b_source(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef brow0)
 {
 	bsrc s = {brow0, NULL};
 	int64_t per_row = d->n / d->b_run;
-	if (d->b_prefetch && d->k > 1) {
+	/* not on RVV: rv64gcv has no prefetch (Zicbop), llvm.prefetch is dropped there */
+	if (d->b_prefetch && d->k > 1 && !pl->lmul) {
 		/* at the stride of the first two rows */
 		LLVMValueRef r0 = LLVMBuildPtrToInt(c->b, b_row(c, d, mul(c, brow0, per_row)), c->t_i64, "");
 		LLVMValueRef r1 = LLVMBuildPtrToInt(c->b, b_row(c, d, mul(c, add(c, brow0, cg_i64(c, 1)), per_row)),
@@ -192,12 +320,14 @@ static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueR
 
 /* Elements from one packed panel to the next: K * NR, and a line more when that is a
  * multiple of 4 KiB (so that a row's stores to every panel do not share one cache set). */
-static int64_t panel_stride(const cpu_dot *d, const panel *pf)
+static LLVMValueRef panel_stride(cg *c, const cpu_dot *d, const panel *pf)
 {
+	if (pf->evl) /* RVV: the panels one after another */
+		return LLVMBuildMul(c->b, pf->cols, cg_i64(c, d->k), "");
 	int64_t eb = ir_type_bits(d->ct) / 8, s = d->k * pf->nr;
 	if ((s * eb) % 4096 == 0)
 		s += 64 / eb;
-	return s;
+	return cg_i64(c, s);
 }
 
 /* Copies B's K x N block (read as bs says) into bp, panel after panel: the panels of pf
@@ -221,14 +351,14 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, const bsrc *bs, con
 		cgloop lj;
 		LLVMValueRef j = part == 0 ? loop_open(c, &lj, nfull) : cg_i64(c, nfull);
 		LLVMValueRef n0 = mul(c, j, pf->nr);
-		LLVMValueRef dst = add(c, mul(c, j, panel_stride(d, pf)), mul(c, k, p->nr));
+		LLVMValueRef dst = add(c, LLVMBuildMul(c->b, j, panel_stride(c, d, pf), ""), mul(c, k, p->nr));
 		int64_t off = 0;
 		for (int v = 0; v < p->nv; v++) {
 			LLVMValueRef src = b_elem_at(c, d, bs, k, add(c, n0, cg_i64(c, off)), off, p->w[v]);
-			LLVMValueRef x = load_b(c, d, src, p->w[v]);
+			LLVMValueRef x = load_b(c, d, src, LLVMVectorType(st, (unsigned)p->w[v]), NULL);
 			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
 				cpu_prefetch(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))), true, 3);
-			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align);
+			store_vec(c, x, at(c, st, bp, add(c, dst, cg_i64(c, off))), align, NULL);
 			off += p->w[v];
 		}
 		if (part == 0)
@@ -237,90 +367,127 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, const bsrc *bs, con
 	loop_close(c, &lk);
 }
 
-/* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
- * zeros), then for each k one vector of B per column vector (bp: the packed panel, K rows of
- * p->nr elements) and one broadcast of A per row (arow: the addresses of the block's rows),
- * then the block stored to out. The accumulators start at element coff (the batch). */
-static void micro_kernel(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueRef coff, LLVMValueRef m0,
-			 LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
+/* pack_b on RVV: the panels of p (N / vl of them, vl columns each) one after another. Row k
+ * of B is copied in pieces of min(vl, b_run) elements, each within one run and one panel
+ * (both powers of two), row after row as on the other targets. */
+static void pack_b_rvv(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef bp, const bsrc *bs, const panel *p,
+		       LLVMValueRef npanels)
+{
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	unsigned align = (unsigned)ir_type_bits(d->ct) / 8;
+	LLVMValueRef run = cg_i64(c, d->b_run);
+	LLVMValueRef piece = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, p->cols, run, ""), p->cols, run, "");
+	LLVMValueRef evl = LLVMBuildTrunc(c->b, piece, c->t_i32, "");
+	LLVMValueRef npieces = LLVMBuildUDiv(c->b, p->cols, piece, "");
+	LLVMValueRef stride = panel_stride(c, d, p);
+	cgloop lk, lj, li;
+	LLVMValueRef k = loop_open(c, &lk, d->k);
+	LLVMValueRef j = loop_open_range(c, &lj, cg_i64(c, 0), npanels);
+	LLVMValueRef dst = add(c, LLVMBuildMul(c->b, j, stride, ""), LLVMBuildMul(c->b, k, p->cols, ""));
+	LLVMValueRef n0 = LLVMBuildMul(c->b, j, p->cols, "");
+	LLVMValueRef i = loop_open_range(c, &li, cg_i64(c, 0), npieces);
+	LLVMValueRef off = LLVMBuildMul(c->b, i, piece, "");
+	LLVMValueRef x = load_b(c, d, b_elem_at(c, d, bs, k, add(c, n0, off), 0, 0), pl->vt, evl);
+	store_vec(c, x, at(c, st, bp, add(c, dst, off)), align, evl);
+	loop_close(c, &li);
+	loop_close(c, &lj);
+	loop_close(c, &lk);
+}
+
+/* One k of the micro-kernel: the panel's vectors of B's row k (bp: the packed panel) and
+ * one element of A per row (arow: the addresses of the block's rows), mr * nv multiply-adds
+ * into accs. */
+static void k_step(cg *c, const cpu_dot *d, LLVMValueRef *arow, LLVMValueRef k, int64_t mr, const panel *p,
+		   LLVMTypeRef *vt, const int64_t *voff, LLVMValueRef bp, LLVMValueRef accs[][MAX_NV])
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	unsigned eb = (unsigned)ir_type_bits(d->ct) / 8;
 	bool fl = ir_type_is_float(d->ct);
-	LLVMTypeRef vt[MAX_NV], fmaty[MAX_NV];
-	LLVMValueRef fma[MAX_NV];
+	LLVMValueRef bv[MAX_NV];
+	LLVMValueRef brow = LLVMBuildMul(c->b, k, p->cols, "");
+	for (int v = 0; v < p->nv; v++)
+		bv[v] = load_vec(c, vt[v], at(c, st, bp, add(c, brow, cg_i64(c, voff[v]))), eb, p->evl);
+	for (int64_t r = 0; r < mr; r++) {
+		LLVMValueRef a = LLVMBuildLoad2(c->b, st, at(c, st, arow[r], k), "");
+		for (int v = 0; v < p->nv; v++)
+			accs[r][v] = mul_add(c, fl, a, bv[v], accs[r][v], p->evl);
+	}
+}
+
+/* The block of rows m0 .. m0+mr-1 and the panel's columns at n0: accumulators from acc (or
+ * zeros), then for each k one vector of B per column vector (bp: the packed panel, K rows of
+ * p->cols elements) and one broadcast of A per row (arow: the addresses of the block's
+ * rows), then the block stored to out. The accumulators start at element coff (the batch).
+ * The k loop does pl->ku steps an iteration, the K % ku left after it. */
+static void micro_kernel(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef *arow, LLVMValueRef coff,
+			 LLVMValueRef m0, LLVMValueRef n0, int64_t mr, const panel *p, LLVMValueRef bp)
+{
+	LLVMTypeRef st = cg_scalar_type(c, d->ct);
+	unsigned eb = (unsigned)ir_type_bits(d->ct) / 8;
+	LLVMTypeRef vt[MAX_NV];
 	int64_t voff[MAX_NV], off = 0;
 	for (int v = 0; v < p->nv; v++) {
-		vt[v] = LLVMVectorType(st, (unsigned)p->w[v]);
-		fma[v] = fl ? cg_intrinsic(c, "llvm.fma", &vt[v], 1, &fmaty[v]) : NULL;
+		vt[v] = p->evl ? pl->vt : LLVMVectorType(st, (unsigned)p->w[v]);
 		voff[v] = off;
 		off += p->w[v];
 	}
-	LLVMValueRef accp[MAX_MR][MAX_NV], acc0[MAX_MR][MAX_NV];
+	LLVMValueRef accp[MAX_MR][MAX_NV], acc[MAX_MR][MAX_NV];
 	for (int64_t r = 0; r < mr; r++) {
 		LLVMValueRef row = add(c, coff, add(c, mul(c, add(c, m0, cg_i64(c, r)), d->n), n0));
 		for (int v = 0; v < p->nv; v++) {
 			LLVMValueRef idx = add(c, row, cg_i64(c, voff[v]));
 			accp[r][v] = at(c, st, d->out, idx);
-			acc0[r][v] = d->acc ? load_vec(c, vt[v], at(c, st, d->acc, idx), eb) : LLVMConstNull(vt[v]);
+			acc[r][v] = d->acc ? load_vec(c, vt[v], at(c, st, d->acc, idx), eb, p->evl) : LLVMConstNull(vt[v]);
 		}
 	}
 	/* the next panel's accumulators of these rows, into L1 while this block runs */
 		for (int64_t r = 0; r < mr; r++)
 			for (int64_t o = 0; o < p->nr * eb; o += 64)
 				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, accp[r][0], (LLVMValueRef[]){cg_i64(c, p->nr * eb + o)}, 1, ""), false, 3);
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
-	cgloop lk;
-	LLVMValueRef k = loop_open(c, &lk, d->k);
-	LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
-	LLVMValueRef phi[MAX_MR][MAX_NV];
-	LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
-	for (int64_t r = 0; r < mr; r++)
-		for (int v = 0; v < p->nv; v++) {
-			phi[r][v] = LLVMBuildPhi(c->b, vt[v], "acc");
-			LLVMAddIncoming(phi[r][v], &acc0[r][v], &pre, 1);
-		}
-	LLVMPositionBuilderAtEnd(c->b, body);
-	LLVMValueRef bv[MAX_NV];
-	LLVMValueRef brow = mul(c, k, p->nr);
-	for (int v = 0; v < p->nv; v++)
-		bv[v] = load_vec(c, vt[v], at(c, st, bp, add(c, brow, cg_i64(c, voff[v]))), eb);
-	LLVMValueRef nacc[MAX_MR][MAX_NV];
-	for (int64_t r = 0; r < mr; r++) {
-		LLVMValueRef a = LLVMBuildLoad2(c->b, st, at(c, st, arow[r], k), "");
-		for (int v = 0; v < p->nv; v++) {
-			LLVMTypeRef mt = LLVMVectorType(c->t_i32, (unsigned)p->w[v]);
-			LLVMValueRef av = LLVMBuildInsertElement(c->b, LLVMGetPoison(vt[v]), a, cg_i32(c, 0), "");
-			av = LLVMBuildShuffleVector(c->b, av, LLVMGetPoison(vt[v]), LLVMConstNull(mt), "");
-			if (fl) {
-				LLVMValueRef args[3] = {av, bv[v], phi[r][v]};
-				nacc[r][v] = LLVMBuildCall2(c->b, fmaty[v], fma[v], args, 3, "");
-			} else {
-				nacc[r][v] = add(c, phi[r][v], LLVMBuildMul(c->b, av, bv[v], ""));
+	int64_t iters = d->k / pl->ku;
+	if (iters > 0) {
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(c->b);
+		cgloop lk;
+		LLVMValueRef k = loop_open(c, &lk, iters);
+		LLVMBasicBlockRef body = LLVMGetInsertBlock(c->b);
+		LLVMValueRef phi[MAX_MR][MAX_NV];
+		LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(lk.iv));
+		for (int64_t r = 0; r < mr; r++)
+			for (int v = 0; v < p->nv; v++) {
+				phi[r][v] = LLVMBuildPhi(c->b, vt[v], "acc");
+				LLVMAddIncoming(phi[r][v], &acc[r][v], &pre, 1);
+				acc[r][v] = phi[r][v];
 			}
-		}
+		LLVMPositionBuilderAtEnd(c->b, body);
+		for (int u = 0; u < pl->ku; u++)
+			k_step(c, d, arow, pl->ku == 1 ? k : add(c, mul(c, k, pl->ku), cg_i64(c, u)), mr, p, vt, voff, bp, acc);
+		LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+		for (int64_t r = 0; r < mr; r++)
+			for (int v = 0; v < p->nv; v++) {
+				LLVMAddIncoming(phi[r][v], &acc[r][v], &latch, 1);
+				acc[r][v] = phi[r][v];
+			}
+		loop_close(c, &lk);
 	}
-	LLVMBasicBlockRef latch = LLVMGetInsertBlock(c->b);
+	for (int64_t k = iters * pl->ku; k < d->k; k++)
+		k_step(c, d, arow, cg_i64(c, k), mr, p, vt, voff, bp, acc);
 	for (int64_t r = 0; r < mr; r++)
 		for (int v = 0; v < p->nv; v++)
-			LLVMAddIncoming(phi[r][v], &nacc[r][v], &latch, 1);
-	loop_close(c, &lk);
-	for (int64_t r = 0; r < mr; r++)
-		for (int v = 0; v < p->nv; v++)
-			store_vec(c, phi[r][v], accp[r][v], eb);
+			store_vec(c, acc[r][v], accp[r][v], eb, p->evl);
 }
 
-/* One block of rows (m0, mr of them) against every panel: nfull panels pf, then pr. A's
+/* One block of rows (m0, mr of them) against every panel: nfull panels pf (NULL: none),
+ * then pr. A's
  * rows are read where they are: the block's MR x K elements stay in L1 for all the panels
  * (a copy first cost more than it saved). */
-static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueRef coff, LLVMValueRef m0,
-			 int64_t mr, const panel *pf, int64_t nfull, const panel *pr, LLVMValueRef bp)
+static void block_panels(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef arow0, LLVMValueRef coff,
+			 LLVMValueRef m0, int64_t mr, const panel *pf, LLVMValueRef nfull, const panel *pr, LLVMValueRef bp)
 {
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	LLVMValueRef arow[MAX_MR];
 	for (int64_t r = 0; r < mr; r++)
 		arow[r] = a_row(c, d, add(c, arow0, add(c, m0, cg_i64(c, r))));
-	if (d->m > mr) {
+	if (d->m > mr && !pl->lmul) {
 		/* the next block of rows, into L2 a short way ahead (a block's rows of A stay
 		 * live only while it runs, so that they are few in the cache sets they share);
 		 * the last block fetches the first one's for the next block of a K loop */
@@ -337,25 +504,44 @@ static void block_panels(cg *c, const cpu_dot *d, LLVMValueRef arow0, LLVMValueR
 								  (LLVMValueRef[]){add(c, ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""), false, 1);
 		}
 	}
-	if (nfull > 0) {
+	if (nfull) {
 		cgloop ln;
-		LLVMValueRef j = loop_open(c, &ln, nfull);
-		micro_kernel(c, d, arow, coff, m0, mul(c, j, pf->nr), mr, pf, at(c, st, bp, mul(c, j, panel_stride(d, pf))));
+		LLVMValueRef j = loop_open_range(c, &ln, cg_i64(c, 0), nfull);
+		micro_kernel(c, d, pl, arow, coff, m0, LLVMBuildMul(c->b, j, pf->cols, ""), mr, pf,
+			     at(c, st, bp, LLVMBuildMul(c->b, j, panel_stride(c, d, pf), "")));
 		loop_close(c, &ln);
 	}
-	if (pr->nv > 0)
-		micro_kernel(c, d, arow, coff, m0, cg_i64(c, nfull * pf->nr), mr, pr,
-			     at(c, st, bp, cg_i64(c, nfull * panel_stride(d, pf))));
+	if (pr->nv > 0) {
+		LLVMValueRef n = nfull ? nfull : cg_i64(c, 0);
+		micro_kernel(c, d, pl, arow, coff, m0, LLVMBuildMul(c->b, n, pf->cols, ""), mr, pr,
+			     at(c, st, bp, LLVMBuildMul(c->b, n, panel_stride(c, d, pf), "")));
+	}
 }
 
 /* A panel of nr columns in vectors of vw lanes (the last one narrower when nr is not a
  * multiple of vw). */
-static panel make_panel(int64_t nr, int64_t vw)
+static panel make_panel(cg *c, int64_t nr, int64_t vw)
 {
 	panel p = {0};
 	p.nr = nr;
+	p.cols = cg_i64(c, nr);
 	for (int64_t left = nr; left > 0; left -= vw)
 		p.w[p.nv++] = (int)(left < vw ? left : vw);
+	return p;
+}
+
+/* The RVV plan's vectors: pl->vt, and pl->vl = min(N, VLMAX) from llvm.vscale; the panel
+ * of vl columns, one vector. */
+static panel rvv_panel(cg *c, const cpu_dot *d, plan *pl)
+{
+	unsigned lanes = (unsigned)(64 / ir_type_bits(d->ct) * pl->lmul);
+	pl->vt = LLVMScalableVectorType(cg_scalar_type(c, d->ct), lanes);
+	LLVMTypeRef fty;
+	LLVMValueRef f = cg_intrinsic(c, "llvm.vscale", &c->t_i64, 1, &fty);
+	LLVMValueRef vlmax = mul(c, LLVMBuildCall2(c->b, fty, f, NULL, 0, "vscale"), lanes);
+	LLVMValueRef n = cg_i64(c, d->n);
+	pl->vl = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntULT, n, vlmax, ""), n, vlmax, "vl");
+	panel p = {.nv = 1, .cols = pl->vl, .evl = LLVMBuildTrunc(c->b, pl->vl, c->t_i32, "")};
 	return p;
 }
 
@@ -363,33 +549,48 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 {
 	if (d->m <= 0 || d->n <= 0)
 		return;
-	int64_t vw, mr;
-	int nv;
-	choose_block(c, d, &vw, &mr, &nv);
-	int64_t nr = vw * nv, full = d->n / nr, rest = d->n % nr;
-	if (c->vec_bytes >= 64 && !is_riscv(c)) {
-		/* keep the 512-bit vectors whole on CPUs that prefer 256 (skylake-avx512) */
-		LLVMAttributeRef at = LLVMCreateStringAttribute(c->ctx, "min-legal-vector-width", 22, "512", 3);
-		LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, at);
-	}
-	panel pf = make_panel(nr, vw), pr = make_panel(rest, vw);
+	plan pl = choose_plan(c, d);
+	int64_t mr = pl.mr;
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
-	LLVMValueRef bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)((full + 1) * panel_stride(d, &pf))), "bpack");
+	panel pf, pr = {0};
+	LLVMValueRef bp, nfull = NULL;
+	if (pl.lmul) {
+		/* the vectors' length is read outside every loop (llvm.vscale), so that one
+		 * vsetvli serves them all */
+		pf = rvv_panel(c, d, &pl);
+		nfull = LLVMBuildUDiv(c->b, cg_i64(c, d->n), pl.vl, "npanels");
+		bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)(d->k * d->n)), "bpack");
+	} else {
+		int64_t nr = pl.vw * pl.nv, full = d->n / nr, rest = d->n % nr;
+		if (c->vec_bytes >= 64 && !is_riscv(c)) {
+			/* keep the 512-bit vectors whole on CPUs that prefer 256 (skylake-avx512) */
+			LLVMAttributeRef at = LLVMCreateStringAttribute(c->ctx, "min-legal-vector-width", 22, "512", 3);
+			LLVMAddAttributeAtIndex(c->fn, LLVMAttributeFunctionIndex, at);
+		}
+		pf = make_panel(c, nr, pl.vw);
+		pr = make_panel(c, rest, pl.vw);
+		nfull = full > 0 ? cg_i64(c, full) : NULL;
+		int64_t stride = LLVMConstIntGetSExtValue(panel_stride(c, d, &pf));
+		bp = cpu_alloca(c, LLVMArrayType2(st, (uint64_t)((full + 1) * stride)), "bpack");
+	}
 	cgloop lb;
 	LLVMValueRef bi = loop_open(c, &lb, d->batch);
 	LLVMValueRef arow0 = mul(c, bi, d->m), coff = mul(c, bi, d->m * d->n);
-	bsrc pk = b_source(c, d, mul(c, bi, d->k));
-	pack_b(c, d, bp, &pk, &pf, full, &pr);
+	bsrc pk = b_source(c, d, &pl, mul(c, bi, d->k));
+	if (pl.lmul)
+		pack_b_rvv(c, d, &pl, bp, &pk, &pf, nfull);
+	else
+		pack_b(c, d, bp, &pk, &pf, nfull ? d->n / pf.nr : 0, &pr);
 	/* blocks of rows outside, panels inside: a block of A (MR x K) stays in L1 for all
 	 * the panels, and the packed B (K x N) streams from L2 */
 	int64_t mfull = d->m / mr, mrest = d->m % mr;
 	if (mfull > 0) {
 		cgloop lm;
 		LLVMValueRef m0 = mul(c, loop_open(c, &lm, mfull), mr);
-		block_panels(c, d, arow0, coff, m0, mr, &pf, full, &pr, bp);
+		block_panels(c, d, &pl, arow0, coff, m0, mr, &pf, nfull, &pr, bp);
 		loop_close(c, &lm);
 	}
 	if (mrest > 0)
-		block_panels(c, d, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, full, &pr, bp);
+		block_panels(c, d, &pl, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, nfull, &pr, bp);
 	loop_close(c, &lb);
 }
