@@ -200,6 +200,6 @@ int main(int argc, char **argv)
 	printf("\nbest round, one thread, GFLOP/s of CPU time:\n\n| size        | tilecc 1t | OpenBLAS 1t | ratio 1t |\n"
 	       "|-------------|-----------|-------------|----------|\n");
 	for (int s = 0; s < nsizes; s++)
-		printf("| %5d^3 fp32 | %9.1f | %11.1f | %7.2fx |\n", sizes[s], best[s][0], best[s][1], best[s][0] / best[s][1]);
+		printf("| %4d^3 fp32 | %9.1f | %11.1f | %7.2fx |\n", sizes[s], best[s][0], best[s][1], best[s][0] / best[s][1]);
 	return 0;
 }
