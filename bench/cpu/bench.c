@@ -284,7 +284,13 @@ int main(int argc, char **argv)
 		free(c.x), free(c.y), free(c.w), free(c.b), free(ref);
 	}
 	{ /* matmul: 1024^3 fp32 */
-		mm_ctx c = {load(dir, "matmul"), NULL, NULL, NULL, 1024, 128, 128};
+		/* the blocks matmul.so was compiled with (run.sh exports them) */
+		mm_ctx c = {load(dir, "matmul"), NULL, NULL, NULL, 1024, getenv("BM") ? atoi(getenv("BM")) : 128,
+			    getenv("BN") ? atoi(getenv("BN")) : 128};
+		if (c.bm < 1 || c.bn < 1) {
+			fprintf(stderr, "bench: BM and BN must be positive\n");
+			return 1;
+		}
 		size_t n = (size_t)c.n * c.n;
 		c.a = malloc(n * 4), c.b = malloc(n * 4), c.c = malloc(n * 4);
 		float *ref = malloc(n * 4);

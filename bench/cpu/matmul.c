@@ -1,5 +1,5 @@
-/* matmul.c: tilecc's bench matmul (bench/kernels/matmul.py, fp32, 128x128x64 blocks,
- * GROUP_M 8) against OpenBLAS's cblas_sgemm, in one process, on the same inputs, at n^3
+/* matmul.c: tilecc's bench matmul (bench/kernels/matmul.py, fp32, the blocks run.sh compiles
+ * it with, GROUP_M 8) against OpenBLAS's cblas_sgemm, in one process, on the same inputs, at n^3
  * for each n given (default 1024 and 2048). tilecc runs on libtilert's pool with 1 and 2
  * threads, OpenBLAS with 1 thread (the ratio's reference) and 2. Each result is checked
  * against OpenBLAS's before it is timed. Rounds interleave the contestants (tilecc 1t,
@@ -11,7 +11,8 @@
  * removes them and executes itself again before anything else, then prints the kernel
  * OpenBLAS chose (openblas_get_corename()).
  *
- *   matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh)
+ *   BM=256 BN=256 matmul DIR [ROUNDS [N...]]   (DIR holds matmul.so from bench/cpu/run.sh, its
+ *                                               blocks BM x BN; 128 x 128 when not given)
  *
  * ONE_THREAD=1 leaves the 2-thread rounds out (their columns print 0): on a loaded machine
  * they disturb the caches of the 1-thread rounds that follow them. */
@@ -71,7 +72,8 @@ typedef struct {
 	int32_t n;
 } mm;
 
-enum { BM = 128, BN = 128 };
+/* the program's block, as matmul.so was compiled (BM=, BN=; run.sh exports them) */
+static int BM = 128, BN = 128;
 
 static void run_tilecc(mm *m)
 {
@@ -116,6 +118,12 @@ int main(int argc, char **argv)
 		perror("matmul: execv");
 		return 1;
 	}
+	if (getenv("BM"))
+		BM = atoi(getenv("BM"));
+	if (getenv("BN"))
+		BN = atoi(getenv("BN"));
+	if (BM < 1 || BN < 1)
+		return fprintf(stderr, "matmul: BM and BN must be positive\n"), 1;
 	const char *dir = argc > 1 ? argv[1] : ".";
 	int rounds = argc > 2 ? atoi(argv[2]) : 7;
 	if (rounds < 1 || rounds > 64)
@@ -135,6 +143,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("OpenBLAS: %s, core %s\n", openblas_get_config(), openblas_get_corename());
+	printf("tilecc: %s, blocks %d x %d\n", path, BM, BN);
 	printf("median of %d interleaved rounds after a warm-up; GFLOP/s of wall time, and for one\n"
 	       "thread also of the process's CPU time (cpu: immune to time the scheduler gives others)\n\n",
 	       rounds);
@@ -142,6 +151,7 @@ int main(int argc, char **argv)
 	       " tilecc 2t | OpenBLAS 2t | tilecc 2t/1t |\n");
 	printf("|-------------|-----------|-------------|----------|----------------|-------------|----------|"
 	       "-----------|-------------|--------------|\n");
+	double best[16][2]; /* per size: tilecc 1t and OpenBLAS 1t, GFLOP/s of the best round's CPU time */
 	for (int s = 0; s < nsizes; s++) {
 		mm m = {k, NULL, NULL, NULL, sizes[s]};
 		size_t n = (size_t)m.n * m.n;
@@ -176,8 +186,10 @@ int main(int argc, char **argv)
 		double flops = 2.0 * m.n * m.n * m.n, g[4] = {0, 0, 0, 0}, gc[2];
 		for (int c = 0; c < ncol; c++)
 			g[c] = flops / median(t[c], rounds) / 1e9;
-		for (int c = 0; c < 2; c++)
+		for (int c = 0; c < 2; c++) {
 			gc[c] = flops / median(ct[c], rounds) / 1e9;
+			best[s][c] = flops / ct[c][0] / 1e9; /* median() sorted them */
+		}
 		char label[32];
 		snprintf(label, sizeof label, "%d^3 fp32", m.n);
 		printf("| %-11s | %9.1f | %11.1f | %7.2fx | %14.1f | %11.1f | %7.2fx | %9.1f | %11.1f | %11.2fx |\n",
@@ -185,5 +197,9 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		free(m.a), free(m.b), free(m.c), free(ref);
 	}
+	printf("\nbest round, one thread, GFLOP/s of CPU time:\n\n| size        | tilecc 1t | OpenBLAS 1t | ratio 1t |\n"
+	       "|-------------|-----------|-------------|----------|\n");
+	for (int s = 0; s < nsizes; s++)
+		printf("| %4d^3 fp32 | %9.1f | %11.1f | %7.2fx |\n", sizes[s], best[s][0], best[s][1], best[s][0] / best[s][1]);
 	return 0;
 }

@@ -15,11 +15,17 @@ cmake --build "$build" -j "$(nproc)" --target tilecc tilert >/dev/null
 tilecc=$build/tools/tilecc/tilecc
 out=$build/bench-cpu
 mkdir -p "$out"
-# The same files and constexprs Triton compiles (signatures.tsv), fp32 for the CPU matmul.
+# The same files and constexprs Triton compiles (signatures.tsv), fp32 for the CPU matmul, whose
+# blocks are the CPU's (below).
 "$tilecc" "$kernels/vadd.py" -k vadd -s "*fp32:16, *fp32:16, *fp32:16, i32:16, 1024" -o "$out/vadd.so"
 "$tilecc" "$kernels/softmax.py" -k softmax -s "*fp32:16, *fp32:16, i32:16, i32:16, i32:16, 4096" -o "$out/softmax.so"
 "$tilecc" "$kernels/layernorm.py" -k layernorm -s "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, fp32, 1024" -o "$out/layernorm.so"
-"$tilecc" "$kernels/matmul.py" -k matmul -s "*fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8" -o "$out/matmul.so"
+# matmul's blocks for the CPU (BM=, BN=, BK= to change): 256 x 256 x 64 rather than the GPUs'
+# 128 x 128 x 64, so that each program's packing of B and reading of A in place serve twice
+# the rows and columns (docs/perf.md, "2026-12-08"); bench and matmul read BM and BN for the grid
+export BM=${BM:-256} BN=${BN:-256}
+BK=${BK:-64}
+"$tilecc" "$kernels/matmul.py" -k matmul -s "*fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, $BM, $BN, $BK, 8" -o "$out/matmul.so"
 gcc -O3 -march=native -I"$root/include" "$root/bench/cpu/bench.c" -o "$out/bench" \
   -L"$build/lib/runtime" -ltilert -lopenblas -ldl -lpthread -lffi -lm -Wl,-rpath,"$build/lib/runtime"
 gcc -O2 -I"$root/include" "$root/bench/cpu/matmul.c" -o "$out/matmul" \

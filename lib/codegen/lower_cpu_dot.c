@@ -22,8 +22,10 @@
  * B's packing, about 8 % (docs/perf.md, 2026-12-07).
  *
  * Prefetches (a K loop that advances the operands by K elements, 'b_prefetch', 'a_next'):
- * B's rows K rows on while packing, into L2; A's next block of rows while a block runs (the
- * last block: the first one's next K elements); the next panel's accumulators into L1.
+ * B's rows K rows on, into L2, a share of them at the start of each block of rows (issued
+ * all at once while packing, they cost more than they saved: 0.85x OpenBLAS against 0.89x
+ * spread, docs/perf.md 2026-12-08); A's next block of rows while a block runs (the last
+ * block: the first one's next K elements); the next panel's accumulators into L1.
  *
  * The block shape is chosen from the target's vectors (the backend's c->vec_bytes, from
  * -mcpu/-mattr) so that the accumulators, NV vectors of B and a broadcast fit the register
@@ -34,8 +36,11 @@
  *   x86-64 AVX-512          16       32         8 x 2     16
  *   (NV = 1 when N fits one vector: MR doubles)
  *
- * Rows left over (M % MR) get a block of fewer rows, columns left over (N % NR) a panel of
- * narrower vectors (a last vector of any width: LLVM splits it into legal pieces).
+ * Rows left over (M % MR) get a block of fewer rows; on x86-64, when they are fewer than
+ * MR / 2 (the bench's 128 rows: 21 x 6 + 2), the last full block and they are two blocks of
+ * about equal size instead (20 x 6 + 4 + 4), since a block of 2 rows has 4 accumulators,
+ * too few to cover the FMA's latency. Columns left over (N % NR) get a panel of narrower
+ * vectors (a last vector of any width: LLVM splits it into legal pieces).
  *
  * riscv64 (RVV) has the same plan with vectors whose length is known only at run time:
  * a panel is one register group of LMUL registers, VLMAX = VLEN / SEW * LMUL lanes
@@ -278,8 +283,8 @@ static LLVMValueRef b_row(cg *c, const cpu_dot *d, LLVMValueRef r)
 }
 
 /* Where the packing reads B: B's rows from brow0 on (the batch), and the distance in bytes
- * to the same row K rows further down (the next block of a K loop, prefetched into L2;
- * NULL: none). */
+ * to the same row K rows further down (the next block of a K loop, which prefetch_b_next
+ * fetches into L2; NULL: none). */
 typedef struct bsrc {
 	LLVMValueRef brow0, ahead;
 } bsrc;
@@ -299,23 +304,13 @@ static bsrc b_source(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef brow0
 	return s;
 }
 
-/* B's element (k, col) in memory, col the first of a vector of w (runs hold whole vectors,
- * off: col's offset in the panel), and the prefetch of its lines K rows on: every line the
- * vector touches, the first only for the panel's first vector (rows need not start on a
- * line: malloc's large blocks start 16 bytes into a page). */
-static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueRef k, LLVMValueRef col, int64_t off,
-			      int w)
+/* B's element (k, col) in memory (runs hold whole vectors: a vector from col on is in one). */
+static LLVMValueRef b_elem_at(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueRef k, LLVMValueRef col)
 {
-	int64_t per_row = d->n / d->b_run, eb = ir_type_bits(d->b_elem) / 8;
+	int64_t per_row = d->n / d->b_run;
 	LLVMValueRef seg = mul(c, add(c, s->brow0, k), per_row);
 	LLVMValueRef run = LLVMBuildUDiv(c->b, col, cg_i64(c, d->b_run), "");
-	LLVMValueRef src = at(c, cg_mem_type(c, d->b_elem), b_row(c, d, add(c, seg, run)),
-			      LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
-	for (int64_t o = off == 0 ? 0 : 64; s->ahead && o < w * eb + 63; o += 64) {
-		int64_t at_o = o < w * eb ? o : w * eb - 1;
-		cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, src, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, at_o))}, 1, ""), false, 2);
-	}
-	return src;
+	return at(c, cg_mem_type(c, d->b_elem), b_row(c, d, add(c, seg, run)), LLVMBuildURem(c->b, col, cg_i64(c, d->b_run), ""));
 }
 
 /* Elements from one packed panel to the next: K * NR, and a line more when that is a
@@ -354,7 +349,7 @@ static void pack_b(cg *c, const cpu_dot *d, LLVMValueRef bp, const bsrc *bs, con
 		LLVMValueRef dst = add(c, LLVMBuildMul(c->b, j, panel_stride(c, d, pf), ""), mul(c, k, p->nr));
 		int64_t off = 0;
 		for (int v = 0; v < p->nv; v++) {
-			LLVMValueRef src = b_elem_at(c, d, bs, k, add(c, n0, cg_i64(c, off)), off, p->w[v]);
+			LLVMValueRef src = b_elem_at(c, d, bs, k, add(c, n0, cg_i64(c, off)));
 			LLVMValueRef x = load_b(c, d, src, LLVMVectorType(st, (unsigned)p->w[v]), NULL);
 			if ((off * align) % 64 == 0) /* the line 4 rows of the panel on: prefetchw */
 				cpu_prefetch(c, at(c, st, bp, add(c, dst, cg_i64(c, off + 4 * p->nr))), true, 3);
@@ -387,7 +382,7 @@ static void pack_b_rvv(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef bp,
 	LLVMValueRef n0 = LLVMBuildMul(c->b, j, p->cols, "");
 	LLVMValueRef i = loop_open_range(c, &li, cg_i64(c, 0), npieces);
 	LLVMValueRef off = LLVMBuildMul(c->b, i, piece, "");
-	LLVMValueRef x = load_b(c, d, b_elem_at(c, d, bs, k, add(c, n0, off), 0, 0), pl->vt, evl);
+	LLVMValueRef x = load_b(c, d, b_elem_at(c, d, bs, k, add(c, n0, off)), pl->vt, evl);
 	store_vec(c, x, at(c, st, bp, add(c, dst, off)), align, evl);
 	loop_close(c, &li);
 	loop_close(c, &lj);
@@ -476,13 +471,40 @@ static void micro_kernel(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef *
 			store_vec(c, acc[r][v], accp[r][v], eb, p->evl);
 }
 
-/* One block of rows (m0, mr of them) against every panel: nfull panels pf (NULL: none),
- * then pr. A's
- * rows are read where they are: the block's MR x K elements stay in L1 for all the panels
- * (a copy first cost more than it saved). */
-static void block_panels(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef arow0, LLVMValueRef coff,
-			 LLVMValueRef m0, int64_t mr, const panel *pf, LLVMValueRef nfull, const panel *pr, LLVMValueRef bp)
+/* Block of rows blk's share (of nblk blocks) of the prefetches of B's rows K rows on (the
+ * next block of a K loop), into L2: the rows spread evenly over the blocks, so that the
+ * misses overlap the micro-kernels rather than come in one burst. */
+static void prefetch_b_next(cg *c, const cpu_dot *d, const bsrc *s, LLVMValueRef blk, int64_t nblk)
 {
+	if (!s->ahead)
+		return;
+	int64_t per_row = d->n / d->b_run, q = (d->k + nblk - 1) / nblk;
+	int64_t bytes = d->b_run * ir_type_bits(d->b_elem) / 8;
+	LLVMValueRef lo = mul(c, blk, q), hi = add(c, lo, cg_i64(c, q));
+	hi = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSGT, hi, cg_i64(c, d->k), ""), cg_i64(c, d->k), hi, "");
+	cgloop l;
+	LLVMValueRef k = loop_open_range(c, &l, lo, hi);
+	LLVMValueRef seg = mul(c, add(c, s->brow0, k), per_row);
+	/* a line per 64 bytes of each run, from its first byte, and the last byte of the row's
+	 * last run (runs need not start on a line; those of a row are usually one after
+	 * another, so that this is every line of the row once) */
+	for (int64_t j = 0; j < per_row; j++) {
+		LLVMValueRef p = b_row(c, d, add(c, seg, cg_i64(c, j)));
+		for (int64_t o = 0; o < bytes + (j == per_row - 1 ? 63 : 0); o += 64)
+			cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, p, (LLVMValueRef[]){add(c, s->ahead, cg_i64(c, o < bytes ? o : bytes - 1))}, 1, ""),
+				     false, 2);
+	}
+	loop_close(c, &l);
+}
+
+/* One block of rows (m0, mr of them; block blk of nblk) against every panel: nfull panels
+ * pf (NULL: none), then pr. A's rows are read where they are: the block's MR x K elements
+ * stay in L1 for all the panels (a copy first cost more than it saved). */
+static void block_panels(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef arow0, LLVMValueRef coff,
+			 LLVMValueRef m0, int64_t mr, const panel *pf, LLVMValueRef nfull, const panel *pr,
+			 LLVMValueRef bp, const bsrc *bs, LLVMValueRef blk, int64_t nblk)
+{
+	prefetch_b_next(c, d, bs, blk, nblk);
 	LLVMTypeRef st = cg_scalar_type(c, d->ct);
 	LLVMValueRef arow[MAX_MR];
 	for (int64_t r = 0; r < mr; r++)
@@ -492,12 +514,14 @@ static void block_panels(cg *c, const cpu_dot *d, const plan *pl, LLVMValueRef a
 		 * live only while it runs, so that they are few in the cache sets they share);
 		 * the last block fetches the first one's for the next block of a K loop */
 		int64_t bytes = d->k * ir_type_bits(d->ct) / 8;
-		LLVMValueRef nxt = add(c, m0, cg_i64(c, mr));
-		LLVMValueRef wrap = LLVMBuildICmp(c->b, LLVMIntSGT, add(c, nxt, cg_i64(c, mr)), cg_i64(c, d->m), "");
-		LLVMValueRef nm0 = LLVMBuildSelect(c->b, wrap, cg_i64(c, 0), nxt, "");
-		LLVMValueRef ahead = LLVMBuildSelect(c->b, wrap, cg_i64(c, d->a_next ? bytes : 0), cg_i64(c, 0), "");
 		for (int64_t r = 0; r < mr; r++) {
-			LLVMValueRef ra = a_row(c, d, add(c, arow0, add(c, nm0, cg_i64(c, r))));
+			/* rows past the last are the first ones' next K elements */
+			LLVMValueRef row = add(c, m0, cg_i64(c, mr + r));
+			LLVMValueRef wrap = LLVMBuildICmp(c->b, LLVMIntSGE, row, cg_i64(c, d->m), "");
+			row = LLVMBuildSelect(c->b, wrap, LLVMBuildSub(c->b, row, cg_i64(c, d->m), ""), row, "");
+			row = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSGE, row, cg_i64(c, d->m), ""), cg_i64(c, d->m - 1), row, "");
+			LLVMValueRef ahead = LLVMBuildSelect(c->b, wrap, cg_i64(c, d->a_next ? bytes : 0), cg_i64(c, 0), "");
+			LLVMValueRef ra = a_row(c, d, add(c, arow0, row));
 			/* the last byte's line too: rows need not start on a line */
 			for (int64_t o = 0; o < bytes + 63; o += 64)
 				cpu_prefetch(c, LLVMBuildGEP2(c->b, c->t_i8, ra,
@@ -583,14 +607,24 @@ void cpu_dot_lower(cg *c, const cpu_dot *d)
 		pack_b(c, d, bp, &pk, &pf, nfull ? d->n / pf.nr : 0, &pr);
 	/* blocks of rows outside, panels inside: a block of A (MR x K) stays in L1 for all
 	 * the panels, and the packed B (K x N) streams from L2 */
-	int64_t mfull = d->m / mr, mrest = d->m % mr;
+	int64_t mfull = d->m / mr, mrest = d->m % mr, mlast[2] = {mrest, 0};
+	if (!is_riscv(c) && mrest > 0 && mrest < mr / 2 && mfull > 0) {
+		/* a last block of a few rows has too few accumulators to hide the FMAs' latency:
+		 * the last full block and the rest as two blocks of about equal size instead */
+		mfull--;
+		mlast[0] = (mr + mrest + 1) / 2;
+		mlast[1] = mr + mrest - mlast[0];
+	}
+	int64_t nblk = mfull + (mlast[0] > 0) + (mlast[1] > 0);
 	if (mfull > 0) {
 		cgloop lm;
 		LLVMValueRef m0 = mul(c, loop_open(c, &lm, mfull), mr);
-		block_panels(c, d, &pl, arow0, coff, m0, mr, &pf, nfull, &pr, bp);
+		block_panels(c, d, &pl, arow0, coff, m0, mr, &pf, nfull, &pr, bp, &pk, lm.iv, nblk);
 		loop_close(c, &lm);
 	}
-	if (mrest > 0)
-		block_panels(c, d, &pl, arow0, coff, cg_i64(c, mfull * mr), mrest, &pf, nfull, &pr, bp);
+	for (int i = 0; i < 2; i++)
+		if (mlast[i] > 0)
+			block_panels(c, d, &pl, arow0, coff, cg_i64(c, mfull * mr + (i ? mlast[0] : 0)), mlast[i], &pf,
+				     nfull, &pr, bp, &pk, cg_i64(c, mfull + i), nblk);
 	loop_close(c, &lb);
 }

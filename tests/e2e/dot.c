@@ -129,8 +129,10 @@ static void test_mm_at(const char *name, e2e_dtype in, e2e_dtype out, int M, int
 	else
 		e2e_poison_f32(c, (size_t)M * ldc);
 	void *args[] = {&a, &b, &c0, &c, &M, &N, &K, &lda, &ldb, &ldc};
-	int bm = !strncmp(name, "mm_fp32", 7) ? 64 : !strcmp(name, "mm_fp16") ? 32 : 16;
-	int bn = !strcmp(name, "mm_bf16") ? 32 : 64;
+	int bm = !strcmp(name, "mm_fp32_b128") ? 128 : !strcmp(name, "mm_fp32_m32") ? 32
+		 : !strncmp(name, "mm_fp32", 7) ? 64 : !strcmp(name, "mm_fp16") ? 32 : 16;
+	int bn = !strcmp(name, "mm_fp32_b128") ? 128 : !strcmp(name, "mm_fp32_m32") ? 16
+		 : !strcmp(name, "mm_bf16") ? 32 : 64;
 	e2e_tol tol = out == E2E_F16 ? (e2e_tol){K * 2e-6 + 2e-3, 1e-3} : (e2e_tol){K * 2e-6, 1e-5};
 	const char *target = tilert_kernel_meta(k, "target");
 	if (in == E2E_F32 && target && !strcmp(target, "nvptx"))
@@ -198,5 +200,12 @@ int main(int argc, char **argv)
 	for (size_t j = 0; j < E2E_ARRAY_SIZE(hsizes); j++)
 		E2E_RUN(test_mm_at("mm_fp32_h16", E2E_F32, E2E_F32, hsizes[j][0], hsizes[j][1], hsizes[j][2], 0, 1,
 				   14100 + j));
+	/* the CPU micro-kernel's blocks of rows (kernels.cmake says which): 1, primes, sizes
+	 * below, at and past the blocks, K loops of one to four blocks, one masked */
+	static const char *const bnames[] = {"mm_fp32_b128", "mm_fp32_m32"};
+	static const int bsz[][3] = {{1, 1, 1}, {7, 5, 3}, {131, 127, 67}, {128, 128, 128}, {263, 61, 256}, {17, 300, 64}};
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(bnames); i++)
+		for (size_t j = 0; j < E2E_ARRAY_SIZE(bsz); j++)
+			E2E_RUN(test_mm(bnames[i], E2E_F32, E2E_F32, bsz[j][0], bsz[j][1], bsz[j][2], 15000 + 10 * i + j));
 	return e2e_finish();
 }

@@ -166,6 +166,14 @@ e2e_kernel(dot mm_bf16 dot.py mm "*bf16, *bf16, *fp32, *fp32, i32, i32, i32, i32
 # N and the leading dimensions of B and C ":16": on CPUs B's wrapped columns come in runs of 16
 # read straight from memory (tests: exact buffers before a guard page)
 e2e_kernel(dot mm_fp32_h16 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32:16, i32, i32, i32:16, i32:16, 64, 64, 32, fp32")
+# the CPU micro-kernel's blocks of rows (6 x 16 on AVX2, 8 x 32 on AVX-512): the bench's
+# 128 x 128 x 64 (on AVX2 21 x 6 + 2 rows, taken as 20 x 6 + 4 + 4, with a share of B's next
+# rows prefetched per block) and 32 x 16 x 16 (5 x 6 + 2: 4 x 6 + 4 + 4, one panel; on AVX-512
+# one vector of columns, 2 x 16 rows); AMD left out (blocks sized for CPUs)
+e2e_kernel(dot mm_fp32_b128 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 128, 128, 64, fp32"
+           NO_AMDGPU)
+e2e_kernel(dot mm_fp32_m32 dot.py mm "*fp32, *fp32, *fp32, *fp32, i32, i32, i32, i32, i32, i32, 32, 16, 16, fp32"
+           NO_AMDGPU)
 
 # ---- dot_tc.c: tl.dot in the other tensor-core dtypes (on NVIDIA mma.sync, wgmma on sm_90a
 # for tf32 and int8; FMA on the CPUs,
