@@ -186,6 +186,7 @@ static int op_code(const char *name, bool *uns)
 	    {"tt.scan.return", IR_OP_YIELD},   {"tilecc.yield", IR_OP_YIELD},
 	    {"scf.condition", IR_OP_CONDITION}, {"tt.return", IR_OP_RETURN},
 	    {"tt.bitcast", IR_OP_BITCAST},     {"tilecc.cmpi", IR_OP_CMPI},
+	    {"gpu.barrier", IR_OP_BARRIER}, /* tl.debug_barrier */
 	};
 	*uns = false;
 	for (int i = 0; i < ttir_nrows; i++) {
@@ -385,6 +386,10 @@ static bool im_op(importer *im, MlirOperation mop, ir_block *b)
 	const char *names = l.name ? strtab_cstr(ir_names(im->c), l.name) : NULL;
 	strbuf_free(&l.text);
 
+	/* llvm.intr.assume (Triton's tl.assume): a promise with no tile IR op; it is left out,
+	 * which only forgoes what it promised */
+	if (!strcmp(name, "llvm.intr.assume") && !mlirOperationGetNumResults(mop))
+		return true;
 	bool uns_op;
 	int code = op_code(name, &uns_op);
 	if (code < 0)

@@ -21,6 +21,11 @@
  *   %r = tt.atomic_rmw KIND, SEM, SCOPE, %p, %v[, %m] : (T, T[, T]) -> T
  *   %r = tt.atomic_cas SEM, SCOPE, %p, %cmp, %v : (T, T, T) -> T
  *
+ * and two ops of other dialects, whose dialects MLIR does not load here:
+ *
+ *   gpu.barrier                                 (tl.debug_barrier)
+ *   llvm.intr.assume %c : i1                    (tl.assume; read and left out)
+ *
  * tt.reduce and tt.scan have no pretty form (Triton prints them generic). Any other bare tt
  * op is an error at its name, never a crash: MLIR could not parse it either. Values, types
  * and locations (loc(#loc3), #loc aliases) pass through untouched. */
@@ -616,6 +621,32 @@ char *ttir_pretty_to_generic(diag_engine *d, uint32_t file, const char *text, ui
 		while (ne < le && *ne != ' ' && *ne != '\r' && *ne != '(' && *ne != '{' && *ne != '"')
 			ne++;
 		span name = {op, (size_t)(ne - op)};
+		if ((starts(name, "gpu.barrier") && name.n == 11) ||
+		    (starts(name, "llvm.intr.assume") && name.n == 16)) {
+			/* two ops of other dialects in Triton's TTIR (tl.debug_barrier, tl.assume),
+			 * whose dialects MLIR does not load here: gpu.barrier and
+			 * llvm.intr.assume %c : i1 */
+			const char *ls = loc_start(ne, le);
+			span body = trim(ne, ls);
+			span ops[2], rest;
+			int nops = operands(body, ops, 2, &rest);
+			strbuf_putn(&line, p, (size_t)(op - p));
+			cols[c.line - 1] = (uint32_t)(op - p) + 1;
+			if (name.n == 11 ? body.n != 0
+					 : nops != 1 || rest.n < 2 || rest.p[0] != ':' ||
+						   !starts(trim(rest.p + 1, rest.p + rest.n), "i1")) {
+				error_at(&c, name.p, name.n, "malformed '%.*s' (docs/ir.md, \"TTIR\", gives "
+					 "the syntax tilecc reads)", name);
+			} else {
+				strbuf_printf(&line, "\"%.*s\"(%.*s) : (%s) -> ()", (int)name.n, name.p,
+					      nops ? (int)ops[0].n : 0, nops ? ops[0].p : "", nops ? "i1" : "");
+			}
+			if (ls < le) {
+				strbuf_putc(&line, ' ');
+				strbuf_putn(&line, ls, (size_t)(le - ls));
+			}
+			goto counted;
+		}
 		if (starts(name, "tt.") && name.n > 3) {
 			const char *ls = loc_start(ne, le);
 			span body = trim(ne, ls);

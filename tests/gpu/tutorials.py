@@ -25,6 +25,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cubin import Cubin  # noqa: E402
+from tutorial_module import load_tutorial  # noqa: E402
 
 DIR = sys.argv[1]
 ONLY = set(sys.argv[2:])
@@ -43,27 +44,10 @@ _modules = {}
 
 
 def triton_module(file):
-    """The tutorial's module without its host-side actions: definitions (functions, classes),
-    and imports, module-level assignments and conditionals (each on its own: one that fails,
-    such as an import of a module that is not on this machine, is skipped), executed from the published file under its own name so that Triton reads the
-    kernels' source from it. Bare expressions (the tests and benchmarks the tutorial runs)
-    are left out."""
+    """The tutorial's kernels and definitions, without its host-side actions
+    (tutorial_module.py)."""
     if file not in _modules:
-        path = os.path.join(DIR, file)
-        tree = ast.parse(open(path).read(), path)
-        keep = []
-        for st in tree.body:
-            if isinstance(st, (ast.FunctionDef, ast.ClassDef, ast.Try)):
-                keep.append(st)
-            elif isinstance(st, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.If)):
-                guard = ast.Try(body=[st], handlers=[ast.ExceptHandler(type=ast.Name("Exception", ast.Load()),
-                                                                        name=None, body=[ast.Pass()])],
-                                orelse=[], finalbody=[])
-                keep.append(ast.copy_location(guard, st))
-        tree = ast.fix_missing_locations(ast.Module(body=keep, type_ignores=[]))
-        ns = {"__name__": "tutorial_" + file.split("-")[0], "__file__": path}
-        exec(compile(tree, path, "exec"), ns)
-        _modules[file] = ns
+        _modules[file] = load_tutorial(os.path.join(DIR, file))
     return _modules[file]
 
 

@@ -1,4 +1,5 @@
-/* triton_run.c: Triton's own TTIR of its tutorials 01, 02, 03, 04 (_dropout) and 05, compiled
+/* triton_run.c: Triton's own TTIR of its tutorials 01, 02, 03, 04 (_dropout) and 05, and of
+ * the bench kernels (tests/mlir/triton_ttir.py writes both), compiled
  * by tilecc for the host, run against float64 references (issue 14: "TTIR that Triton 3.6
  * writes ... compiles with tilecc to x86-64 and sm_90, and the results are correct").
  *
@@ -119,7 +120,7 @@ static void vector_add(int cas, int32_t n)
 	tilert_kernel *k = kernel("add", cas, "add_kernel");
 	e2e_rng r = e2e_rng_new((uint64_t)n);
 	float *x = e2e_alloc(sizeof *x * (size_t)n), *y = e2e_alloc(sizeof *y * (size_t)n);
-	float *out = e2e_alloc_guarded(sizeof *out * (size_t)n);
+	float *out = e2e_alloc(sizeof *out * (size_t)n);
 	e2e_fill_f32(&r, x, (size_t)n, 0.0, 1.0);
 	e2e_fill_f32(&r, y, (size_t)n, 0.0, 1.0);
 	e2e_poison_f32(out, (size_t)n);
@@ -174,7 +175,7 @@ static void matmul(int cas, const char *row, int32_t M, int32_t N, int32_t K, in
 	tilert_kernel *k = kernel(row, cas, "matmul_kernel");
 	e2e_rng r = e2e_rng_new((uint64_t)M * (uint64_t)N + (uint64_t)K);
 	uint16_t *A = e2e_alloc(2 * (size_t)M * (size_t)K), *B = e2e_alloc(2 * (size_t)K * (size_t)N);
-	uint16_t *C = e2e_alloc_guarded(2 * (size_t)M * (size_t)N);
+	uint16_t *C = e2e_alloc(2 * (size_t)M * (size_t)N);
 	e2e_fill_f16(&r, A, (size_t)M * (size_t)K, -2.0, 2.0);
 	e2e_fill_f16(&r, B, (size_t)K * (size_t)N, -2.0, 2.0);
 	e2e_poison_f16(C, (size_t)M * (size_t)N);
@@ -207,7 +208,7 @@ static void dropout(int cas, int32_t n, float p)
 	e2e_begin("04 _dropout n=%d p=%g (Triton's TTIR)", n, p);
 	tilert_kernel *k = kernel("dropout", cas, "_dropout");
 	e2e_rng r = e2e_rng_new((uint64_t)n * 3u);
-	float *x = e2e_alloc(sizeof *x * (size_t)n), *out = e2e_alloc_guarded(sizeof *out * (size_t)n);
+	float *x = e2e_alloc(sizeof *x * (size_t)n), *out = e2e_alloc(sizeof *out * (size_t)n);
 	int32_t *keep = e2e_alloc(sizeof *keep * (size_t)n);
 	e2e_fill_f32(&r, x, (size_t)n, -3.0, 3.0);
 	for (int32_t i = 0; i < n; i++)
@@ -322,6 +323,176 @@ out:
 	e2e_end();
 }
 
+/* ---- the bench kernels (tests/mlir/triton_ttir.py bench: NAME.ttir) ---------------------- *
+ * At signatures.tsv's specializations, so every integer argument is a multiple of 16 (and the
+ * strides marked :1 are 1); the sizes are small ones that are not multiples of the blocks. */
+
+static void bench_vadd(int32_t n)
+{
+	e2e_begin("bench vadd n=%d (Triton's TTIR)", n);
+	tilert_kernel *k = e2e_kernel("vadd", "vadd");
+	e2e_rng r = e2e_rng_new(11);
+	float *x = e2e_alloc(sizeof *x * (size_t)n), *y = e2e_alloc(sizeof *y * (size_t)n);
+	float *out = e2e_alloc(sizeof *out * (size_t)n);
+	e2e_fill_f32(&r, x, (size_t)n, -10.0, 10.0);
+	e2e_fill_f32(&r, y, (size_t)n, -10.0, 10.0);
+	e2e_poison_f32(out, (size_t)n);
+	arglist a = {0};
+	arg_ptr(&a, x), arg_ptr(&a, y), arg_ptr(&a, out), arg_int(&a, n);
+	if (k && !e2e_launch(k, (unsigned)((n + 1023) / 1024), 1, 1, a.slot, a.n)) {
+		double *want = doubles((size_t)n);
+		for (int32_t i = 0; i < n; i++)
+			want[i] = (double)(x[i] + y[i]);
+		e2e_cmp_f32("out", out, want, (size_t)n, E2E_EXACT);
+	}
+	e2e_end();
+}
+
+static void bench_softmax(int32_t rows, int32_t n)
+{
+	e2e_begin("bench softmax %dx%d (Triton's TTIR)", rows, n);
+	tilert_kernel *k = e2e_kernel("softmax", "softmax");
+	e2e_rng r = e2e_rng_new(12);
+	size_t mn = (size_t)rows * (size_t)n;
+	float *x = e2e_alloc(sizeof *x * mn), *y = e2e_alloc(sizeof *y * mn);
+	e2e_fill_f32(&r, x, mn, -6.0, 6.0);
+	e2e_poison_f32(y, mn);
+	arglist a = {0};
+	arg_ptr(&a, y), arg_ptr(&a, x), arg_int(&a, n), arg_int(&a, n), arg_int(&a, n);
+	if (k && !e2e_launch(k, (unsigned)rows, 1, 1, a.slot, a.n)) {
+		double *want = doubles(mn), *got = doubles(mn);
+		for (int32_t i = 0; i < rows; i++) {
+			const float *row = x + (size_t)i * (size_t)n;
+			double m = -INFINITY, sum = 0.0;
+			for (int32_t j = 0; j < n; j++)
+				m = fmax(m, row[j]);
+			for (int32_t j = 0; j < n; j++)
+				sum += exp(row[j] - m);
+			for (int32_t j = 0; j < n; j++)
+				want[(size_t)i * (size_t)n + (size_t)j] = exp(row[j] - m) / sum;
+		}
+		f32_to_double(y, got, mn);
+		close_to("y", got, want, mn, 1e-6);
+	}
+	e2e_end();
+}
+
+static void bench_layernorm(int32_t rows, int32_t n)
+{
+	e2e_begin("bench layernorm %dx%d fp16 (Triton's TTIR)", rows, n);
+	tilert_kernel *k = e2e_kernel("layernorm", "layernorm");
+	e2e_rng r = e2e_rng_new(13);
+	size_t mn = (size_t)rows * (size_t)n;
+	uint16_t *x = e2e_alloc(2 * mn), *y = e2e_alloc(2 * mn);
+	uint16_t *w = e2e_alloc(2 * (size_t)n), *b = e2e_alloc(2 * (size_t)n);
+	e2e_fill_f16(&r, x, mn, -3.0, 3.0);
+	e2e_fill_f16(&r, w, (size_t)n, 0.5, 1.5);
+	e2e_fill_f16(&r, b, (size_t)n, -1.0, 1.0);
+	e2e_poison_f16(y, mn);
+	arglist a = {0};
+	arg_ptr(&a, x), arg_ptr(&a, y), arg_ptr(&a, w), arg_ptr(&a, b), arg_int(&a, n), arg_int(&a, n),
+	    arg_f32(&a, 1e-5f);
+	if (k && !e2e_launch(k, (unsigned)rows, 1, 1, a.slot, a.n)) {
+		double *want = doubles(mn), *got = doubles(mn);
+		for (int32_t i = 0; i < rows; i++) {
+			const uint16_t *xr = x + (size_t)i * (size_t)n;
+			double m = 0.0, v = 0.0;
+			for (int32_t j = 0; j < n; j++)
+				m += e2e_h2f(xr[j]);
+			m /= n;
+			for (int32_t j = 0; j < n; j++)
+				v += (e2e_h2f(xr[j]) - m) * (e2e_h2f(xr[j]) - m);
+			double rs = 1.0 / sqrt(v / n + 1e-5);
+			for (int32_t j = 0; j < n; j++)
+				want[(size_t)i * (size_t)n + (size_t)j] =
+				    (e2e_h2f(xr[j]) - m) * rs * e2e_h2f(w[j]) + e2e_h2f(b[j]);
+		}
+		f16_to_double(y, got, mn);
+		close_to("y", got, want, mn, 2e-3);
+	}
+	e2e_end();
+}
+
+/* matmul: Triton's TTIR has 9 parameters (the strides equal to 1 are constants) */
+static void bench_matmul(const char *variant, int bf16, int32_t M, int32_t N, int32_t K)
+{
+	e2e_begin("bench matmul %s %dx%dx%d (Triton's TTIR)", bf16 ? "bf16" : "fp16", M, N, K);
+	tilert_kernel *k = e2e_kernel(variant, "matmul");
+	e2e_rng r = e2e_rng_new(14);
+	size_t mk = (size_t)M * (size_t)K, kn = (size_t)K * (size_t)N, mn = (size_t)M * (size_t)N;
+	uint16_t *A = e2e_alloc(2 * mk), *B = e2e_alloc(2 * kn), *C = e2e_alloc(2 * mn);
+	/* integer values in [-2, 2]: the fp32 sums are exact */
+	for (size_t i = 0; i < mk; i++)
+		A[i] = bf16 ? e2e_f2bf((float)e2e_randint(&r, -2, 2)) : e2e_f2h((float)e2e_randint(&r, -2, 2));
+	for (size_t i = 0; i < kn; i++)
+		B[i] = bf16 ? e2e_f2bf((float)e2e_randint(&r, -2, 2)) : e2e_f2h((float)e2e_randint(&r, -2, 2));
+	bf16 ? e2e_poison_bf16(C, mn) : e2e_poison_f16(C, mn);
+	arglist a = {0};
+	arg_ptr(&a, A), arg_ptr(&a, B), arg_ptr(&a, C), arg_int(&a, M), arg_int(&a, N), arg_int(&a, K);
+	arg_int(&a, K), arg_int(&a, 1), arg_int(&a, N), arg_int(&a, 1), arg_int(&a, N), arg_int(&a, 1);
+	unsigned grid = (unsigned)(((M + 127) / 128) * ((N + 127) / 128));
+	if (k && !e2e_launch(k, grid, 1, 1, a.slot, a.n)) {
+		double *want = doubles(mn), *got = doubles(mn);
+		for (int32_t i = 0; i < M; i++)
+			for (int32_t j = 0; j < N; j++) {
+				double sum = 0.0;
+				for (int32_t l = 0; l < K; l++) {
+					uint16_t ea = A[(size_t)i * (size_t)K + (size_t)l], eb = B[(size_t)l * (size_t)N + (size_t)j];
+					sum += (double)(bf16 ? e2e_bf2f(ea) : e2e_h2f(ea)) * (bf16 ? e2e_bf2f(eb) : e2e_h2f(eb));
+				}
+				want[(size_t)i * (size_t)N + (size_t)j] = sum;
+			}
+		for (size_t i = 0; i < mn; i++)
+			got[i] = bf16 ? e2e_bf2f(C[i]) : e2e_h2f(C[i]);
+		close_to("c", got, want, mn, bf16 ? 8e-3 : 1e-3);
+	}
+	e2e_end();
+}
+
+static void bench_attention(const char *variant, int32_t D, int32_t bh, int32_t S)
+{
+	e2e_begin("bench attention D%d %dx%d (Triton's TTIR)", D, bh, S);
+	tilert_kernel *k = e2e_kernel(variant, "attention");
+	e2e_rng r = e2e_rng_new(15);
+	size_t n = (size_t)bh * (size_t)S * (size_t)D;
+	uint16_t *q = e2e_alloc(2 * n), *kk = e2e_alloc(2 * n), *v = e2e_alloc(2 * n), *o = e2e_alloc(2 * n);
+	e2e_fill_f16(&r, q, n, -1.0, 1.0);
+	e2e_fill_f16(&r, kk, n, -1.0, 1.0);
+	e2e_fill_f16(&r, v, n, -1.0, 1.0);
+	e2e_poison_f16(o, n);
+	float scale = 1.0f / sqrtf((float)D);
+	arglist a = {0};
+	arg_ptr(&a, q), arg_ptr(&a, kk), arg_ptr(&a, v), arg_ptr(&a, o), arg_int(&a, S), arg_f32(&a, scale),
+	    arg_int(&a, S * D), arg_int(&a, D);
+	if (k && !e2e_launch(k, (unsigned)((S + 127) / 128), (unsigned)bh, 1, a.slot, a.n)) {
+		double *want = doubles(n), *got = doubles(n), *p = doubles((size_t)S);
+		for (int32_t h = 0; h < bh; h++)
+			for (int32_t i = 0; i < S; i++) {
+				const uint16_t *qi = q + ((size_t)h * (size_t)S + (size_t)i) * (size_t)D;
+				double m = -INFINITY, l = 0.0;
+				for (int32_t j = 0; j < S; j++) {
+					const uint16_t *kj = kk + ((size_t)h * (size_t)S + (size_t)j) * (size_t)D;
+					double dot = 0.0;
+					for (int32_t d = 0; d < D; d++)
+						dot += (double)e2e_h2f(qi[d]) * e2e_h2f(kj[d]);
+					p[j] = dot * scale;
+					m = fmax(m, p[j]);
+				}
+				for (int32_t j = 0; j < S; j++)
+					l += (p[j] = exp(p[j] - m));
+				for (int32_t d = 0; d < D; d++) {
+					double acc = 0.0;
+					for (int32_t j = 0; j < S; j++)
+						acc += p[j] * e2e_h2f(v[((size_t)h * (size_t)S + (size_t)j) * (size_t)D + (size_t)d]);
+					want[((size_t)h * (size_t)S + (size_t)i) * (size_t)D + (size_t)d] = acc / l;
+				}
+			}
+		f16_to_double(o, got, n);
+		close_to("o", got, want, n, 1e-2);
+	}
+	e2e_end();
+}
+
 /* ---- the cases of tests/gpu/tutorials.py, by index ---------------------------------------- */
 
 int main(int argc, char **argv)
@@ -360,6 +531,23 @@ int main(int argc, char **argv)
 		case 8: E2E_RUN(dropout(c, 1, 0.25f)); break;
 		case 9: E2E_RUN(layer_norm(c, 1151, 8192)); break;
 		case 10: E2E_RUN(layer_norm(c, 1151, 1000)); break;
+		}
+	}
+	static const char *const bench[] = {"vadd", "softmax", "layernorm", "matmul", "matmul_bf16",
+					    "attention", "attention_d128"};
+	for (size_t i = 0; i < sizeof bench / sizeof bench[0]; i++) {
+		if (!have(bench[i])) {
+			e2e_skip(bench[i], "no kernel compiled from Triton's TTIR for it");
+			continue;
+		}
+		switch (i) {
+		case 0: E2E_RUN(bench_vadd(16 * 1637)); break;
+		case 1: E2E_RUN(bench_softmax(37, 4096 - 16 * 7)); break;
+		case 2: E2E_RUN(bench_layernorm(29, 16 * 131)); break;
+		case 3: E2E_RUN(bench_matmul("matmul", 0, 16 * 17, 16 * 13, 16 * 11)); break;
+		case 4: E2E_RUN(bench_matmul("matmul_bf16", 1, 16 * 9, 16 * 19, 16 * 7)); break;
+		case 5: E2E_RUN(bench_attention("attention", 64, 3, 16 * 13)); break;
+		case 6: E2E_RUN(bench_attention("attention_d128", 128, 2, 16 * 11)); break;
 		}
 	}
 	return e2e_finish();
