@@ -27,7 +27,7 @@ fi
 [ -r "$theirs" ] || { echo "$0: cannot read $theirs" >&2; exit 2; }
 # the op of each line: after an optional '%results =', a dialect.name, quoted (generic) or not
 ops() {
-	sed -nE 's/^[[:space:]]*(%[^=]*=[[:space:]]*)?"?(tt|arith|scf|math|cf|tilecc)\.([a-z_0-9.]+).*/\2.\3/p' "$1" |
+	sed -nE 's/^[[:space:]]*(%[^=]*=[[:space:]]*)?"?(tt|arith|scf|math|cf|gpu|llvm|tilecc)\.([a-z_0-9.]+).*/\2.\3/p' "$1" |
 		sort | uniq -c | awk '{print $2, $1}' | sort
 }
 ops "$tmp/ours.ttir" > "$tmp/ours.ops"

@@ -186,7 +186,6 @@ static int op_code(const char *name, bool *uns)
 	    {"tt.scan.return", IR_OP_YIELD},   {"tilecc.yield", IR_OP_YIELD},
 	    {"scf.condition", IR_OP_CONDITION}, {"tt.return", IR_OP_RETURN},
 	    {"tt.bitcast", IR_OP_BITCAST},     {"tilecc.cmpi", IR_OP_CMPI},
-	    {"gpu.barrier", IR_OP_BARRIER}, /* tl.debug_barrier */
 	};
 	*uns = false;
 	for (int i = 0; i < ttir_nrows; i++) {
