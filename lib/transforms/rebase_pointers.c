@@ -18,8 +18,9 @@
  *
  * A carried value qualifies when it is a tile of pointers; the loop yields addptr(it, X)
  * with X the splat of a scalar or an integer constant, and nothing else reads that
- * addptr; the loop's result for it is unused; and its initial value is a chain of addptr (through the pointer operand), broadcast, expand_dims and convert_layout
- * ops that starts from the splat of a scalar pointer. Pointers are addresses, so
+ * addptr; the loop's result for it is unused; and its initial value is a chain of addptr
+ * (through the pointer operand), broadcast, expand_dims and convert_layout ops that starts
+ * from the splat of a scalar pointer. Pointers are addresses, so
  * (base + k X) + offsets = (base + offsets) + k X element by element: the loads and
  * stores see the same addresses.
  *

@@ -22,6 +22,8 @@
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
 
+#define MAX_CHAIN 8
+
 /* Whether op may be moved over: pure and region-free, or a load from global memory. */
 static bool movable_over(const ir_op *op)
 {
@@ -53,16 +55,35 @@ static void stage_block(ir_block *b)
 			ir_op *cv = op->operands[i]->def;
 			if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || cv->parent != b || !gpu_is_shared(cv->results[0].type))
 				continue;
+			/* cv and the element-wise ops (bitcasts of fp8 bytes) between it and the load */
+			ir_op *chain[MAX_CHAIN];
+			int n = 0;
+			chain[n++] = cv;
 			ir_op *ld = cv->operands[0]->def;
-			if (!ld || ld->code != IR_OP_LOAD || ld->parent != b || ld->next == cv)
+			while (ld && ld->parent == b && ld->code != IR_OP_LOAD && n < MAX_CHAIN && ld->noperands == 1 &&
+			       ld->nresults == 1 && !ld->nregions && (ir_ops[ld->code].traits & T_PURE) &&
+			       ir_value_num_uses(&ld->results[0]) == 1) {
+				chain[n++] = ld;
+				ld = ld->operands[0]->def;
+			}
+			if (!ld || ld->code != IR_OP_LOAD || ld->parent != b || ir_value_num_uses(&ld->results[0]) != 1)
 				continue;
 			bool ok = true;
-			for (ir_op *o = ld->next; o && o != cv && ok; o = o->next)
-				ok = movable_over(o);
+			for (ir_op *o = ld->next; o && o != cv && ok; o = o->next) {
+				bool on_chain = false;
+				for (int k = 0; k < n; k++)
+					on_chain |= o == chain[k];
+				ok = on_chain || movable_over(o);
+			}
 			if (!ok)
 				continue;
-			ir_op_remove(cv);
-			ir_block_insert_before(b, ld->next, cv);
+			for (int k = n - 1; k >= 0; k--) {
+				ir_op *at = k == n - 1 ? ld->next : chain[k + 1]->next;
+				if (at == chain[k])
+					continue;
+				ir_op_remove(chain[k]);
+				ir_block_insert_before(b, at, chain[k]);
+			}
 		}
 	}
 }
