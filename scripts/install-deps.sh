@@ -5,7 +5,24 @@
 #
 # The CUDA toolkit is not installed here: CMake finds it at /usr/local/cuda when the machine
 # image has it, and its absence only disables the steps that need ptxas.
+#
+# Triton 3.6.0 from PyPI goes into a virtual environment of its own
+# (${XDG_CACHE_HOME:-~/.cache}/tilecc/triton-3.6.0; TILECC_TRITON_VENV to move it): ctest
+# mlir.triton has it write the TTIR of the bench kernels (tests/mlir/triton_ttir.py, no GPU
+# needed), which tilecc then compiles and runs. Test tooling only: tilecc does not use it.
 set -euo pipefail
+
+triton_venv=${TILECC_TRITON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tilecc/triton-3.6.0}
+install_triton() {
+  if "$triton_venv/bin/python" -c 'import triton, sys; sys.exit(triton.__version__ != "3.6.0")' 2>/dev/null; then
+    return 0
+  fi
+  echo "install-deps: Triton 3.6.0 into $triton_venv (for ctest mlir.triton)" >&2
+  rm -rf "$triton_venv"
+  mkdir -p "$(dirname "$triton_venv")"
+  python3 -m venv "$triton_venv"
+  "$triton_venv/bin/pip" install -q --disable-pip-version-check triton==3.6.0
+}
 
 pkgs=(
   cmake make gcc
@@ -13,7 +30,7 @@ pkgs=(
   libclang-rt-19-dev  # libFuzzer's runtime, for scripts/fuzz.sh
   libffi-dev libamdhip64-dev
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
-  python3
+  python3 python3-venv
   libopenblas-dev
 )
 
@@ -25,6 +42,7 @@ for p in "${pkgs[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_triton
   exit 0
 fi
 
@@ -35,3 +53,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done" >&2
+install_triton

@@ -22,7 +22,7 @@ mkdir -p "$out"
 "$tilecc" "$kernels/layernorm.py" -k layernorm -s "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, fp32, 1024" -o "$out/layernorm.so"
 # matmul's blocks for the CPU (BM=, BN=, BK= to change): 256 x 256 x 64 rather than the GPUs'
 # 128 x 128 x 64, so that each program's packing of B and reading of A in place serve twice
-# the rows and columns (docs/perf.md, "2026-12-08"); bench and matmul read BM and BN for the grid
+# the rows and columns (docs/perf.md, "2026-12-07, second session"); bench and matmul read BM and BN for the grid
 export BM=${BM:-256} BN=${BN:-256}
 BK=${BK:-64}
 "$tilecc" "$kernels/matmul.py" -k matmul -s "*fp32:16, *fp32:16, *fp32:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, $BM, $BN, $BK, 8" -o "$out/matmul.so"
