@@ -17,12 +17,13 @@
 #include "transforms/pass.h"
 
 #ifdef FUZZ_GPU
-/* The default pipeline, then the GPU one: what tilecc runs for a GPU target. */
+/* The default pipeline, then AMD's GPU one (NVIDIA's and rebase-pointers): what tilecc runs
+ * for an AMD target. */
 static const char *fuzz_full_pipeline(void)
 {
 	static char list[1024];
 	if (!list[0])
-		snprintf(list, sizeof list, "%s,%s", pass_default_pipeline, pass_gpu_pipeline);
+		snprintf(list, sizeof list, "%s,%s", pass_default_pipeline, pass_amd_pipeline);
 	return list;
 }
 #endif

@@ -11,12 +11,13 @@
 #include "tilecc/tilecc.h"
 #include "transforms/pass.h"
 
-/* The default pipeline, then the GPU one: what tilecc runs for a GPU target. */
+/* The default pipeline, then AMD's GPU one (NVIDIA's and rebase-pointers): what tilecc runs
+ * for an AMD target. */
 static const char *fuzz_full_pipeline(void)
 {
 	static char list[1024];
 	if (!list[0])
-		snprintf(list, sizeof list, "%s,%s", pass_default_pipeline, pass_gpu_pipeline);
+		snprintf(list, sizeof list, "%s,%s", pass_default_pipeline, pass_amd_pipeline);
 	return list;
 }
 

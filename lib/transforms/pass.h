@@ -16,9 +16,11 @@ typedef struct pass_info {
 
 extern const pass_info pass_table[];
 const pass_info *pass_lookup(const char *name);
-/* The default tile-level pipeline, comma separated; and what GPU targets run after it. */
+/* The default tile-level pipeline, comma separated; and what GPU targets run after it:
+ * NVIDIA the first, AMD the second (the first with rebase-pointers). */
 extern const char pass_default_pipeline[];
 extern const char pass_gpu_pipeline[];
+extern const char pass_amd_pipeline[];
 
 int pass_canonicalize(ir_module *m, diag_engine *d);
 int pass_cse(ir_module *m, diag_engine *d);

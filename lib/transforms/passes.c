@@ -13,7 +13,7 @@ const pass_info pass_table[] = {
     {"access-layouts",  "GPU: 16-byte runs per thread for 2-D global loads/stores", pass_access_layouts},
     {"remove-layout-conversions", "GPU: drop convert_layout ops that are not needed", pass_remove_layout_conversions},
     {"coalesce",        "GPU: widest aligned global access per load/store ({vec})", pass_coalesce},
-    {"rebase-pointers", "AMD: loop-carried pointer tiles as a carried scalar base",  pass_rebase_pointers},
+    {"rebase-pointers", "loop-carried pointer tiles as a carried scalar base (AMD pipeline)", pass_rebase_pointers},
     {"stage-early",     "AMD: FMA-path dot operands written to LDS right after their load", pass_stage_early},
     {"pipeline",        "GPU: async copies of a dot loop's loads, num_stages ahead", pass_pipeline},
     {"smem-alloc",      "GPU: shared memory of each data movement, kernel total",  pass_smem_alloc},
@@ -23,6 +23,10 @@ const pass_info pass_table[] = {
 
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
 const char pass_gpu_pipeline[] =
+    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,stage-early,pipeline,smem-alloc,insert-barriers";
+/* AMD's: rebase-pointers too (a pass that rewrites any function it is run on; NVIDIA's
+ * cp.async pipeliner reads the carried pointer tiles as they are, so it is AMD's alone) */
+const char pass_amd_pipeline[] =
     "assign-layouts,access-layouts,remove-layout-conversions,coalesce,rebase-pointers,stage-early,pipeline,smem-alloc,insert-barriers";
 
 const pass_info *pass_lookup(const char *name)

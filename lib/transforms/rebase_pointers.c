@@ -1,4 +1,4 @@
-/* rebase_pointers.c: on AMD GPUs, a loop-carried tile of pointers that the loop advances
+/* rebase_pointers.c: a loop-carried tile of pointers that the loop advances
  * by one amount for every element becomes a carried scalar pointer, from which the body
  * rebuilds the tile. In the matmul form
  *
@@ -24,9 +24,11 @@
  * (base + k X) + offsets = (base + offsets) + k X element by element: the loads and
  * stores see the same addresses.
  *
- * Only functions compiled for AMD ({amd_arch}) are rewritten: NVIDIA's cp.async pipeliner
- * (pipeline.c) reads the carried pointer tiles as they are, and its output stays as it
- * was. */
+ * The rewrite means the same on every target, and the pass rewrites every function it runs
+ * on; but by default only AMD's GPU pipeline runs it (pass_amd_pipeline, for the register
+ * pressure above): NVIDIA's cp.async pipeliner (pipeline.c) reads the carried pointer tiles
+ * as they are, and its output stays as it was. Named in --passes it runs for any target,
+ * which is how the e2e tests run rewritten loops on x86-64 (e2e.x86rebase.*). */
 #include "transforms/pass.h"
 #include "transforms/walk.h"
 
@@ -157,7 +159,6 @@ int pass_rebase_pointers(ir_module *m, diag_engine *d)
 {
 	(void)d;
 	for (ir_func *f = m->funcs; f; f = f->next)
-		if (ir_func_attr(f, "amd_arch"))
-			walk(m->ctx, f, f->body);
+		walk(m->ctx, f, f->body);
 	return 0;
 }

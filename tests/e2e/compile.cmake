@@ -2,10 +2,12 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] [-DHUGE=1] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] [-DHUGE=1] [-DREBASE=1] -DOUT=k.so -P compile.cmake
 #
 # With META, the launch metadata tilecc prints (--print-metadata) goes into that file. With
 # HUGE, every function takes the reduced LLVM pipeline of huge functions (TILECC_HUGE_FUNC=1).
+# With REBASE, the tile passes are the default ones and rebase-pointers, which the default
+# pipeline of x86-64 leaves out (--passes=canonicalize,cse,dce,rebase-pointers).
 #
 # A kernel that tilecc rejects must not stop the build of the other tests: the failure is
 # written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT
@@ -30,6 +32,9 @@ if(META)
 endif()
 if(HUGE)
   set(ENV{TILECC_HUGE_FUNC} 1)
+endif()
+if(REBASE)
+  list(APPEND args --passes=canonicalize,cse,dce,rebase-pointers)
 endif()
 file(REMOVE ${OUT})
 execute_process(COMMAND ${TILECC} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out

@@ -109,6 +109,7 @@ e2e_kernel(memory block_ptrs memory.py block_ptrs "*fp32, *fp32, *fp32, *fp32, i
 e2e_kernel(memory masked memory.py masked "*fp32, *fp32, *fp32, i32, 128")
 e2e_kernel(memory bool_masks memory.py bool_masks "*fp32:16, *i1:16, *fp32:16, *i1:16, i32, 128")
 e2e_kernel(memory transposed memory.py transposed "*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32, 64, 32")
+e2e_kernel(memory ptr_walk memory.py ptr_walk "*fp32, *fp32, i32, i32, 64")
 
 # ---- sync.c: scalar atomics seen by every thread (locks, tickets, cas loops), each with 1, 4
 # and 8 warps per program.

@@ -14,7 +14,10 @@
  *               `other` is a bool tile (vectorized bool loads on the GPUs)
  *   transposed  an fp16 tile loaded transposed (pointers contiguous along dim 0: 16-byte
  *               runs down the columns on the GPUs) under a column mask, stored row-major
- *               with `other` showing, and stored back transposed under the mask */
+ *               with `other` showing, and stored back transposed under the mask
+ *   ptr_walk    two loop-carried pointer tiles, advanced by a scalar and by a constant, a
+ *               masked load and a store through them each iteration (the loops that
+ *               rebase-pointers rewrites; e2e.x86rebase.memory runs them rewritten) */
 #include "e2e.h"
 
 #include <math.h>
@@ -223,6 +226,34 @@ static void test_transposed(int C, uint64_t seed)
 	e2e_end();
 }
 
+static void test_ptr_walk(int n, int rows, uint64_t seed)
+{
+	enum { BLOCK = 64 };
+	e2e_begin("ptr_walk n=%d rows=%d", n, rows);
+	tilert_kernel *k = e2e_kernel("ptr_walk", "ptr_walk");
+	e2e_rng r = e2e_rng_new(seed);
+	int P = (n + BLOCK - 1) / BLOCK;
+	size_t nx = (size_t)rows * n, no = (size_t)P * rows * BLOCK;
+	float *x = e2e_alloc((nx ? nx : 1) * 4), *out = e2e_alloc(no * 4);
+	e2e_fill_f32(&r, x, nx, -4, 4);
+	e2e_poison_f32(out, no);
+	double *w = malloc(no * sizeof(double));
+	for (int p = 0; p < P; p++)
+		for (int j = 0; j < BLOCK; j++) {
+			int c = p * BLOCK + j;
+			float acc = 0; /* the kernel's order: one row after the other */
+			for (int i = 0; i < rows; i++) {
+				acc += c < n ? x[(size_t)i * n + c] : 0.0f;
+				w[((size_t)p * rows + i) * BLOCK + j] = acc;
+			}
+		}
+	void *args[] = {&x, &out, &n, &rows};
+	if (!e2e_launch(k, (unsigned)P, 1, 1, args, 4))
+		e2e_cmp_f32("running column sums", out, w, no, E2E_EXACT);
+	free(w);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -241,5 +272,8 @@ int main(int argc, char **argv)
 	static const int cs[] = {1, 31, 32, 97};
 	for (size_t i = 0; i < E2E_ARRAY_SIZE(cs); i++)
 		E2E_RUN(test_transposed(cs[i], 9400 + i));
+	static const int pw[][2] = {{1, 1}, {64, 3}, {100, 17}, {200, 40}};
+	for (size_t i = 0; i < E2E_ARRAY_SIZE(pw); i++)
+		E2E_RUN(test_ptr_walk(pw[i][0], pw[i][1], 9500 + i));
 	return e2e_finish();
 }

@@ -106,3 +106,20 @@ def transposed(x_ptr, out_ptr, back_ptr, C, stride, ldo, BR: tl.constexpr, BC: t
     tl.store(out_ptr + r[:, None] * ldo + c[None, :], t * 2.0)
     # and back where it came from, again contiguous along dim 0, under the mask
     tl.store(back_ptr + c[None, :] * stride + r[:, None], t + 1.0, mask=m)
+
+
+@triton.jit
+def ptr_walk(x_ptr, out_ptr, n, rows, BLOCK: tl.constexpr):
+    # program (i): columns i*BLOCK.. of the rows x n matrix x (row stride n), walked down by
+    # two loop-carried pointer tiles, one advanced by a scalar (n), one by a constant
+    # (BLOCK); out: program i's rows x BLOCK running column sums at out + i * rows * BLOCK
+    pid = tl.program_id(0)
+    cols = pid * BLOCK + tl.arange(0, BLOCK)
+    xp = x_ptr + cols
+    op = out_ptr + pid * rows * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for r in range(0, rows):
+        acc += tl.load(xp, mask=cols < n, other=0.0)
+        tl.store(op, acc)
+        xp += n
+        op += BLOCK
