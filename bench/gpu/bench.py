@@ -16,6 +16,9 @@ OUT = sys.argv[3] if len(sys.argv) > 3 else None
 # bench kernels (issue 14; tests/gpu/stage-ttir.sh): Triton specialized the int arguments
 # equal to 1 away, so they are not passed
 FROM_TTIR = bool(os.environ.get("BENCH_FROM_TTIR"))
+# BENCH_CHECK_ONLY=1: each tilecc kernel is run once and checked against torch; nothing is
+# timed and Triton compiles nothing
+CHECK_ONLY = bool(os.environ.get("BENCH_CHECK_ONLY"))
 
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "gpu"))
 from cubin import Cubin, func_facts  # noqa: E402  (the shared launcher of tilecc cubins)
@@ -66,6 +69,8 @@ compile_ms = json.load(open(os.path.join(CUBINS, "compile_ms.json")))
 
 def triton_cold(name, launch):
     """Triton's compile time for this specialization: a first launch with an empty cache."""
+    if CHECK_ONLY:
+        return 0.0
     t0 = time.perf_counter()
     launch()
     torch.cuda.synchronize()
@@ -75,6 +80,8 @@ def triton_cold(name, launch):
 def report(name, size, unit, work, ours, theirs, cms, tms, n=10):
     """Times ours (None when its check failed) and theirs (Triton) side by side (timed) and
     prints the row."""
+    if CHECK_ONLY:
+        return
     t_ours, t_triton = timed([ours, theirs], n)
     r = {"kernel": name, "size": size, "unit": unit, "tilecc": work / t_ours / 1e9 if t_ours else None,
          "triton": work / t_triton / 1e9, "tilecc_compile_ms": cms, "triton_compile_ms": tms}
@@ -87,6 +94,8 @@ def report(name, size, unit, work, ours, theirs, cms, tms, n=10):
 def facts(name, ours, compiled, block):
     """Prints how the driver sees tilecc's kernel and Triton's (registers, shared memory,
     carveout, programs per SM): a difference there explains a ratio the code does not."""
+    if CHECK_ONLY:
+        return
     try:
         t_shared = compiled.metadata.shared
         print(f"   {name} driver facts: tilecc {func_facts(ours.fn.value, ours.block, ours.shared)}, "
@@ -167,7 +176,8 @@ def matmul(M, dt, label, key):
     grid = ((M // 128) * (M // 128),)
     args = (M, M, M, M, 1, M, 1, M, 1)
     tms = triton_cold("matmul", lambda: tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4))
-    facts("matmul", k, tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4), 128)
+    if not CHECK_ONLY:
+        facts("matmul", k, tk[grid](A, B, C2, *args, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=4), 128)
     k(grid, A, B, C1, *args)
     torch.cuda.synchronize()
     ref = (A.float() @ B.float())
@@ -193,7 +203,8 @@ def attention(D, S, key):
     scale = 1.0 / D ** 0.5
     grid = (S // 128, BH)
     tms = triton_cold("attention", lambda: tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8))
-    facts("attention", k, tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8), 256)
+    if not CHECK_ONLY:
+        facts("attention", k, tk[grid](q, kk, v, o2, S, scale, S * D, D, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64, num_warps=8), 256)
     k(grid, q, kk, v, o1, S, scale, S * D, D)
     torch.cuda.synchronize()
     ref = torch.nn.functional.scaled_dot_product_attention(q, kk, v)
