@@ -112,6 +112,36 @@ static void f32_to_double(const float *f, double *d, size_t n)
 		d[i] = f[i];
 }
 
+/* softmax of each of the rows of x (rows x n, fp32), in float64 */
+static void softmax_ref(const float *x, int32_t rows, int32_t n, double *want)
+{
+	for (int32_t i = 0; i < rows; i++) {
+		const float *row = x + (size_t)i * (size_t)n;
+		double m = -INFINITY, sum = 0.0;
+		for (int32_t j = 0; j < n; j++)
+			m = fmax(m, row[j]);
+		for (int32_t j = 0; j < n; j++)
+			sum += exp(row[j] - m);
+		for (int32_t j = 0; j < n; j++)
+			want[(size_t)i * (size_t)n + (size_t)j] = exp(row[j] - m) / sum;
+	}
+}
+
+/* A (M x K) times B (K x N), row-major fp16 (bf16 when bf16), in float64 */
+static void matmul_ref(const uint16_t *A, const uint16_t *B, int32_t M, int32_t N, int32_t K, int bf16,
+		       double *want)
+{
+	for (int32_t i = 0; i < M; i++)
+		for (int32_t j = 0; j < N; j++) {
+			double sum = 0.0;
+			for (int32_t l = 0; l < K; l++) {
+				uint16_t ea = A[(size_t)i * (size_t)K + (size_t)l], eb = B[(size_t)l * (size_t)N + (size_t)j];
+				sum += (double)(bf16 ? e2e_bf2f(ea) : e2e_h2f(ea)) * (bf16 ? e2e_bf2f(eb) : e2e_h2f(eb));
+			}
+			want[(size_t)i * (size_t)N + (size_t)j] = sum;
+		}
+}
+
 /* ---- 01: add_kernel ----------------------------------------------------------------------- */
 
 static void vector_add(int cas, int32_t n)
@@ -150,16 +180,7 @@ static void fused_softmax(int cas, int32_t M, int32_t N, unsigned programs)
 	arg_ptr(&a, y), arg_ptr(&a, x), arg_int(&a, N), arg_int(&a, N), arg_int(&a, M), arg_int(&a, N);
 	if (k && !e2e_launch(k, programs, 1, 1, a.slot, a.n)) {
 		double *want = doubles(mn), *got = doubles(mn);
-		for (int32_t i = 0; i < M; i++) {
-			const float *row = x + (size_t)i * (size_t)N;
-			double m = -INFINITY, s = 0.0;
-			for (int32_t j = 0; j < N; j++)
-				m = fmax(m, row[j]);
-			for (int32_t j = 0; j < N; j++)
-				s += exp(row[j] - m);
-			for (int32_t j = 0; j < N; j++)
-				want[(size_t)i * (size_t)N + (size_t)j] = exp(row[j] - m) / s;
-		}
+		softmax_ref(x, M, N, want);
 		f32_to_double(y, got, mn);
 		close_to("y", got, want, mn, 1e-6);
 	}
@@ -187,14 +208,9 @@ static void matmul(int cas, const char *row, int32_t M, int32_t N, int32_t K, in
 	if (k && !e2e_launch(k, grid, 1, 1, a.slot, a.n)) {
 		size_t mn = (size_t)M * (size_t)N;
 		double *want = doubles(mn), *got = doubles(mn);
-		for (int32_t i = 0; i < M; i++)
-			for (int32_t j = 0; j < N; j++) {
-				double s = 0.0;
-				for (int32_t l = 0; l < K; l++)
-					s += (double)e2e_h2f(A[(size_t)i * (size_t)K + (size_t)l]) *
-					     e2e_h2f(B[(size_t)l * (size_t)N + (size_t)j]);
-				want[(size_t)i * (size_t)N + (size_t)j] = leaky && s < 0 ? 0.01 * s : s;
-			}
+		matmul_ref(A, B, M, N, K, 0, want);
+		for (size_t i = 0; leaky && i < mn; i++)
+			want[i] = want[i] < 0 ? 0.01 * want[i] : want[i];
 		f16_to_double(C, got, mn);
 		close_to("c", got, want, mn, 2e-3);
 	}
@@ -361,16 +377,7 @@ static void bench_softmax(int32_t rows, int32_t n)
 	arg_ptr(&a, y), arg_ptr(&a, x), arg_int(&a, n), arg_int(&a, n), arg_int(&a, n);
 	if (k && !e2e_launch(k, (unsigned)rows, 1, 1, a.slot, a.n)) {
 		double *want = doubles(mn), *got = doubles(mn);
-		for (int32_t i = 0; i < rows; i++) {
-			const float *row = x + (size_t)i * (size_t)n;
-			double m = -INFINITY, sum = 0.0;
-			for (int32_t j = 0; j < n; j++)
-				m = fmax(m, row[j]);
-			for (int32_t j = 0; j < n; j++)
-				sum += exp(row[j] - m);
-			for (int32_t j = 0; j < n; j++)
-				want[(size_t)i * (size_t)n + (size_t)j] = exp(row[j] - m) / sum;
-		}
+		softmax_ref(x, rows, n, want);
 		f32_to_double(y, got, mn);
 		close_to("y", got, want, mn, 1e-6);
 	}
@@ -433,15 +440,7 @@ static void bench_matmul(const char *variant, int bf16, int32_t M, int32_t N, in
 	unsigned grid = (unsigned)(((M + 127) / 128) * ((N + 127) / 128));
 	if (k && !e2e_launch(k, grid, 1, 1, a.slot, a.n)) {
 		double *want = doubles(mn), *got = doubles(mn);
-		for (int32_t i = 0; i < M; i++)
-			for (int32_t j = 0; j < N; j++) {
-				double sum = 0.0;
-				for (int32_t l = 0; l < K; l++) {
-					uint16_t ea = A[(size_t)i * (size_t)K + (size_t)l], eb = B[(size_t)l * (size_t)N + (size_t)j];
-					sum += (double)(bf16 ? e2e_bf2f(ea) : e2e_h2f(ea)) * (bf16 ? e2e_bf2f(eb) : e2e_h2f(eb));
-				}
-				want[(size_t)i * (size_t)N + (size_t)j] = sum;
-			}
+		matmul_ref(A, B, M, N, K, bf16, want);
 		for (size_t i = 0; i < mn; i++)
 			got[i] = bf16 ? e2e_bf2f(C[i]) : e2e_h2f(C[i]);
 		close_to("c", got, want, mn, bf16 ? 8e-3 : 1e-3);
