@@ -22,6 +22,13 @@ typedef struct gpu_isa {
 	void (*barrier)(cg *c);
 	/* x (an i32 or f32) of lane (this lane ^ mask) of the warp; lane = tid % warp */
 	LLVMValueRef (*shfl_xor)(cg *c, LLVMValueRef x, int mask, int warp, LLVMValueRef tid);
+	/* x (an i32 that every lane of the warp already holds alike, such as tid / 32), in a form
+	 * the assembler knows to be warp-uniform, or NULL where nothing is gained. On NVIDIA
+	 * lane 0's x through shfl.sync.idx: ptxas then keeps what is computed from it (wgmma's
+	 * descriptors) in uniform registers, where a value derived from %tid.x goes through
+	 * ordinary ones and an R2UR before every wgmma. The shuffle is convergent, so LLVM
+	 * leaves it (and what depends on it) where it is built, beside its use. */
+	LLVMValueRef (*warp_uniform)(cg *c, LLVMValueRef x);
 	/* a masked load of 4, 8 or 16 bytes as one instruction, with `other` where m is
 	 * false; NULL: the lowering branches around an ordinary load */
 	LLVMValueRef (*masked_load)(cg *c, LLVMValueRef p, LLVMTypeRef t, LLVMValueRef m,

@@ -31,6 +31,40 @@
 
 gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
+/* The warp index that no lowering used in the end (a wgmma of one warpgroup reads none):
+ * the shuffle is a call LLVM keeps, so it is erased here, and the division it shuffled. */
+static void drop_unused_warp_index(gpu *g)
+{
+	LLVMValueRef w = g->warp_id;
+	while (w && LLVMIsAInstruction(w) && !LLVMGetFirstUse(w) && w != g->tid) {
+		LLVMValueRef from = LLVMGetNumOperands(w) > 0 ? LLVMGetOperand(w, LLVMIsACallInst(w) ? 1 : 0) : NULL;
+		LLVMInstructionEraseFromParent(w);
+		w = from;
+	}
+	g->warp_id = NULL;
+}
+
+LLVMValueRef lg_warp_index(cg *c)
+{
+	gpu *g = lg_prog;
+	if (g->warp_id)
+		return g->warp_id;
+	/* beside tid (the entry block's first instruction), whatever block is being built */
+	LLVMBuilderRef saved = c->b;
+	c->b = LLVMCreateBuilderInContext(c->ctx);
+	LLVMValueRef next = LLVMIsAInstruction(g->tid) ? LLVMGetNextInstruction(g->tid) : NULL;
+	if (next)
+		LLVMPositionBuilderBefore(c->b, next);
+	else
+		LLVMPositionBuilderAtEnd(c->b, c->entry);
+	LLVMValueRef w = LLVMBuildUDiv(c->b, g->tid, cg_i32(c, g->warp), "warp");
+	if (c->isa->warp_uniform)
+		w = c->isa->warp_uniform(c, w);
+	LLVMDisposeBuilder(c->b);
+	c->b = saved;
+	return g->warp_id = w;
+}
+
 /* ---- values --------------------------------------------------------------------------- */
 
 LLVMValueRef lg_sget(cg *c, const ir_value *v)
@@ -1915,6 +1949,7 @@ int lower_gpu_func(cg *c, const ir_func *f, const char *meta_params, int64_t *sh
 	c->wide_offsets = isa->wide_offset && g.wgmma && has_async_copy(f->body);
 	lg_lower_block(c, f->body);
 	c->wide_offsets = false;
+	drop_unused_warp_index(&g);
 	cg_debug_end(c);
 	const ir_attr *planned = ir_func_attr(f, "shared");
 	if (planned && planned->kind == IR_ATTR_INT && planned->i < g.smem_bytes)

@@ -25,6 +25,7 @@ typedef struct gpu {
 	int T;                  /* threads per program */
 	int warp;               /* threads per warp */
 	LLVMValueRef tid;       /* thread index (i32) */
+	LLVMValueRef warp_id;   /* tid / warp, warp-uniform: lg_warp_index; NULL until asked */
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
@@ -51,6 +52,10 @@ typedef struct tlayout {
 } tlayout;
 
 extern gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
+
+/* The thread's warp index, tid / warp, made warp-uniform where the target can say so
+ * (gpu_isa.warp_uniform), built once, in the entry block beside tid. */
+LLVMValueRef lg_warp_index(cg *c);
 
 /* ---- values (ir_value to LLVM value or gtile; cg_fail when not lowered yet) ---- */
 static inline bool lg_is_tile(const ir_type *t)

@@ -240,9 +240,9 @@ void lg_lower_dot(cg *c, const ir_op *op)
 			bp = LLVMBuildGEP2(c->b, c->t_i8, bp, &bdyn, 1, "");
 		if (v3) { /* in a pipelined loop, {wait = N} leaves N groups in flight */
 			if (a_regs)
-				lower_wgmma_issue_rs(c, &mp, as, lg_tget(c, a)->v, bp, bs, lg_prog->tid, r->v);
+				lower_wgmma_issue_rs(c, &mp, as, lg_tget(c, a)->v, bp, bs, lg_warp_index(c), r->v);
 			else
-				lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_prog->tid, r->v);
+				lower_wgmma_issue(c, &mp, ap, bp, as, bs, lg_warp_index(c), r->v);
 			int pending = (int)ir_op_int(op, "wait", 0);
 			int groups = lg_prog->wgmma_groups < 0 ? -1 : lg_prog->wgmma_groups + (mp.imprecise ? 0 : 1);
 			if (mp.imprecise) /* its slices were waited for: none of its own in flight */

@@ -54,13 +54,15 @@ static LLVMValueRef descriptor(cg *c, LLVMValueRef addr, uint64_t bits)
 	return LLVMBuildOr(c->b, a, LLVMConstInt(c->t_i64, bits, 0), "");
 }
 
-/* Warp w's place: w % W0 along M (its warpgroup g = (w % W0) / 4), w / W0 along N. */
-static void warp_of(cg *c, const gpu_mma *p, LLVMValueRef tid, LLVMValueRef *g, LLVMValueRef *w1)
+/* Warp w's place: w % W0 along M (its warpgroup g = (w % W0) / 4), w / W0 along N; a
+ * coordinate that can only be 0 is the constant, so that one warpgroup reads no w. */
+static void warp_of(cg *c, const gpu_mma *p, LLVMValueRef w, LLVMValueRef *g, LLVMValueRef *w1)
 {
 	LLVMBuilderRef bl = c->b;
-	LLVMValueRef w = LLVMBuildUDiv(bl, tid, cg_i32(c, 32), "");
-	*g = LLVMBuildUDiv(bl, LLVMBuildURem(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, 4), "");
-	*w1 = LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
+	*g = p->w0 <= 4 ? cg_i32(c, 0)
+			: LLVMBuildUDiv(bl, LLVMBuildURem(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, 4), "");
+	*w1 = p->w1 == 1 ? cg_i32(c, 0)
+			 : LLVMBuildURem(bl, LLVMBuildUDiv(bl, w, cg_i32(c, p->w0), ""), cg_i32(c, p->w1), "");
 }
 
 /* B's descriptor for instruction column n of warp column w1, at k-step 0: column
@@ -152,14 +154,14 @@ static void issue_all(cg *c, const gpu_mma *p, const gpu_wgmma_operand *oa, LLVM
 }
 
 void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
-		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+		       const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc)
 {
 	LLVMBuilderRef bl = c->b;
 	gpu_wgmma_operand oa, ob;
 	if (!operands(p, as, bs, &oa, &ob))
 		cg_fail(c, NULL, "internal: wgmma operands not in their NVMMA shared layouts");
 	LLVMValueRef g, w1;
-	warp_of(c, p, tid, &g, &w1);
+	warp_of(c, p, warp, &g, &w1);
 	LLVMValueRef abase = LLVMBuildPtrToInt(bl, a, c->t_i64, "");
 	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
 	/* A: the warpgroup's 64 rows start g * 64 rows in (the start offsets are additive in
@@ -176,14 +178,14 @@ bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layou
 }
 
 void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const LLVMValueRef *a, LLVMValueRef b,
-			  const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+			  const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc)
 {
 	LLVMBuilderRef bl = c->b;
 	gpu_wgmma_operand ob;
 	if (!lower_wgmma_fits_rs(p, al, bs) || !b_operand(p, bs, &ob))
 		cg_fail(c, NULL, "internal: a wgmma A operand in registers not in its fragment layout");
 	LLVMValueRef g, w1;
-	warp_of(c, p, tid, &g, &w1);
+	warp_of(c, p, warp, &g, &w1);
 	LLVMValueRef bbase = LLVMBuildPtrToInt(bl, b, c->t_i64, "");
 	/* A's fragments, packed once: per (m, kk) four i32 of two elements each */
 	LLVMTypeRef et = p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, pair = LLVMVectorType(et, 2);
@@ -207,8 +209,8 @@ void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc)
 }
 
 void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
-		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc)
+		     const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc)
 {
-	lower_wgmma_issue(c, p, a, b, as, bs, tid, acc);
+	lower_wgmma_issue(c, p, a, b, as, bs, warp, acc);
 	lower_wgmma_wait(c, p, 0, acc);
 }

@@ -16,12 +16,12 @@ bool lower_wgmma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *
  * the program (a ring slot chosen at run time will do), aligned as gpu_layout_shared_align
  * says (1024 bytes for the 128B mode), in the layouts as and bs. The stores that staged
  * them must be visible to the async proxy: each writing thread runs gpu_isa.
- * fence_proxy_async after its stores, then the barrier, then this. tid is the thread
- * index; every thread of the program calls it (wgmma is warpgroup-wide). It issues
+ * fence_proxy_async after its stores, then the barrier, then this. warp is the thread's
+ * warp index (lg_warp_index: warp-uniform, so its descriptors are too); every thread of the program calls it (wgmma is warpgroup-wide). It issues
  * wgmma.fence, every instruction, commit_group and wait_group 0: the results are in acc
  * when it returns. */
 void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
-		     const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+		     const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc);
 
 /* lower_wgmma_dot in two halves, for a pipelined loop (async wgmma): issue runs
  * wgmma.fence, every instruction and commit_group, and leaves in acc the values the
@@ -31,7 +31,7 @@ void lower_wgmma_dot(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, co
  * ring slot may be written again) while this one is in flight. Nothing but wgmma may
  * touch acc between issue and a wait(0). */
 void lower_wgmma_issue(cg *c, const gpu_mma *p, LLVMValueRef a, LLVMValueRef b, const gpu_layout *as,
-		       const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+		       const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc);
 void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc);
 
 /* lower_wgmma_issue with A in registers (the "RS" form, gpu_mma.h): a holds the thread's
@@ -39,6 +39,6 @@ void lower_wgmma_wait(cg *c, const gpu_mma *p, int pending, LLVMValueRef *acc);
  * as before. lower_wgmma_fits_rs says whether al and bs are such layouts. */
 bool lower_wgmma_fits_rs(const gpu_mma *p, const gpu_layout *al, const gpu_layout *bs);
 void lower_wgmma_issue_rs(cg *c, const gpu_mma *p, const gpu_layout *al, const LLVMValueRef *a, LLVMValueRef b,
-			  const gpu_layout *bs, LLVMValueRef tid, LLVMValueRef *acc);
+			  const gpu_layout *bs, LLVMValueRef warp, LLVMValueRef *acc);
 
 #endif
