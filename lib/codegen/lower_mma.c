@@ -33,6 +33,16 @@ static LLVMValueRef at(cg *c, LLVMValueRef base, LLVMValueRef idx, int eb)
 	return LLVMBuildGEP2(c->b, c->t_i8, base, &b, 1, "");
 }
 
+/* The address of element idx + off: the lane's part idx, the same for every tile that
+ * differs from it by whole swizzle periods of rows, and the tile's constant part off
+ * added last, so that the fetches of those tiles share one register and the assembler
+ * folds off into each ldmatrix as an immediate ([r + imm], as Triton's code has it). */
+static LLVMValueRef at_plus(cg *c, LLVMValueRef base, LLVMValueRef idx, int64_t off, int eb)
+{
+	LLVMValueRef o = cg_i64(c, off * eb);
+	return LLVMBuildGEP2(c->b, c->t_i8, at(c, base, idx, eb), &o, 1, "");
+}
+
 /* TF32 and S8: B's fragment registers b0, b1 of column tile j at k-step kk, each lane
  * loading its elements (gpu_mma_b_elem) one by one from the swizzled row-major tile and
  * packing S8's four into one i32 (the lowest k in the low byte). t4 = lane % 4 and ncol =
@@ -155,26 +165,30 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 				af[4 * i + j] = LLVMBuildBitCast(b, v, c->t_i32, "");
 			}
 		for (int i = 0; i < p->mtiles && !aregs; i++) {
-			LLVMValueRef row = LLVMBuildAdd(b, arow, cg_i32(c, (int64_t)i * 16 * p->w0), "");
+			/* row tile i is 16 W0 i rows below tile 0, in the same phase */
 			LLVMValueRef grp = LLVMBuildAdd(b, q2, cg_i32(c, 2 * kk), "");
-			LLVMValueRef idx = swizzled(c, as, p->K, row, grp, aph);
-			c->isa->ldmatrix(c, at(c, abase, idx, eb), 4, false, &af[4 * i]);
+			LLVMValueRef idx = swizzled(c, as, p->K, arow, grp, aph);
+			c->isa->ldmatrix(c, at_plus(c, abase, idx, (int64_t)i * 16 * p->w0 * p->K, eb), 4, false,
+					 &af[4 * i]);
 		}
-		LLVMValueRef krow = LLVMBuildAdd(b, brow, cg_i32(c, (int64_t)kk * 16), "");
+		/* k-step kk is 16 kk rows below step 0 (N-major B), in the same phase */
+		int64_t krow_off = (int64_t)kk * 16 * p->N;
 		for (int j = 0; j < p->ntiles && !b16; j++)
 			fetch_b_elems(c, p, bbase, bs, j, kk, t4, ncol, &bf[2 * j]);
 		for (int j = 0; j < p->ntiles && b16; j += 2) {
 			bool pair = j + 1 < p->ntiles;
 			LLVMValueRef idx;
-			if (btr) { /* rows n of tiles j (and j + 1), k groups 2 kk + (q & 1) */
-				LLVMValueRef n = LLVMBuildAdd(b, pair ? tn2 : tn1, cg_i32(c, (int64_t)j * 8 * p->w1), "");
+			int64_t off;
+			if (btr) { /* rows n of tiles j (and j + 1), 8 W1 j below tile 0's; k groups 2 kk + (q & 1) */
 				LLVMValueRef g = LLVMBuildAdd(b, q1, cg_i32(c, 2 * kk), "");
-				idx = swizzled(c, bs, p->K, n, g, pair ? tph2 : tph1);
+				idx = swizzled(c, bs, p->K, pair ? tn2 : tn1, g, pair ? tph2 : tph1);
+				off = (int64_t)j * 8 * p->w1 * p->K;
 			} else {
 				LLVMValueRef g = LLVMBuildAdd(b, pair ? bgrp2 : w1, cg_i32(c, (int64_t)j * p->w1), "");
-				idx = swizzled(c, bs, p->N, krow, g, bph);
+				idx = swizzled(c, bs, p->N, brow, g, bph);
+				off = krow_off;
 			}
-			c->isa->ldmatrix(c, at(c, bbase, idx, eb), pair ? 4 : 2, !btr, &bf[2 * j]);
+			c->isa->ldmatrix(c, at_plus(c, bbase, idx, off, eb), pair ? 4 : 2, !btr, &bf[2 * j]);
 		}
 		for (int i = 0; i < p->mtiles; i++)
 			for (int j = 0; j < p->ntiles; j++) {
