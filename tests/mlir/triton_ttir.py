@@ -12,6 +12,11 @@
 #       the bench kernels at signatures.tsv's specializations (and matmul in bf16, attention
 #       at D128, as bench/gpu/bench.py runs them): OUT/NAME.ttir and OUT/NAME.json.
 #
+# TRITON_TTIR_ASM=1 also writes each kernel's later stages as Triton compiles them for the
+# H200 (sm_90a), without a GPU: OUT/NAME.ttgir, .llir, .ptx and .cubin (assembled by the
+# ptxas in Triton's wheel). DISABLE_MMA_V3=1 gives its mma.sync path instead of wgmma.
+# bench/gpu/sass_loops.py then sets their SASS beside tilecc's (docs/perf.md, stage 9).
+#
 # The TTIR is Triton's output and is not kept in the repository. Tooling only: tilecc has no
 # Python in it.
 import json, os, sys
@@ -68,6 +73,12 @@ def write(out, name, fn, src, options):
     k = triton.compile(src, target=TARGET, options=options)
     with open(os.path.join(out, name + ".ttir"), "w") as f:
         f.write(k.asm["ttir"])
+    if os.environ.get("TRITON_TTIR_ASM"):
+        for stage in ("ttgir", "llir", "ptx"):
+            with open(os.path.join(out, name + "." + stage), "w") as f:
+                f.write(k.asm[stage])
+        with open(os.path.join(out, name + ".cubin"), "wb") as f:
+            f.write(k.asm["cubin"])
     with open(os.path.join(out, name + ".json"), "w") as f:
         json.dump({"name": k.metadata.name, "num_warps": k.metadata.num_warps,
                    "num_stages": k.metadata.num_stages, "triton": triton.__version__}, f)
