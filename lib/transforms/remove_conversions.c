@@ -14,7 +14,9 @@
  *     to L for an access (a pointer tile advanced by a constant, its load given 16-byte
  *     runs by access-layouts), is carried in L: its initial value is built, computed
  *     again or converted before the loop and converted back only where it is used in the
- *     old layout, which the other rules then trim;
+ *     old layout, which the other rules then trim (where the body computes the value in
+ *     L, any initial value is converted to L once before the loop: a dot's accumulator
+ *     loaded from memory);
  *   - a broadcast of index or mask arithmetic in another layout computes its operand
  *     again in the result's layout, where the broadcast copies registers;
  *   - an operand of such an op that is computed from scalars alone (splats, constants,
@@ -319,15 +321,19 @@ static void carry_loop(rewriter *w, ir_op *op)
 		 * value to (a loop-carried pointer tile advanced by a constant, converted for its
 		 * load): carried there, the conversion goes */
 		const char *l = brought_in(y->operands[k], t->layout, 6);
+		bool computed = l && l != t->layout;
 		gpu_layout ll;
-		if (!l || l == t->layout)
+		if (!computed)
 			l = converted_to(body, arg);
 		if (!l || l == t->layout || !could_have(y->operands[k], l, arg, 6))
 			continue;
 		/* the initial value must be cheap to have in l: a constant or splat (tl.zeros),
 		 * a conversion out of l, or arithmetic of such values (tl.zeros(...) - inf, the
-		 * attention tutorial's m_i) */
-		if (!is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l) &&
+		 * attention tutorial's m_i). Where the body computes the next value in l (a dot's
+		 * accumulator), any initial value will do, converted once before the loop (an
+		 * accumulator loaded from memory): the loop then converts nothing, where it
+		 * converted twice each iteration. */
+		if (!computed && !is_remat(init) && !(is_convert(init) && init->def->operands[0]->type->layout == l) &&
 		    !(gpu_layout_parse(l, &ll) && rebuildable(init, &ll, 8)))
 			continue;
 		carry_in(w, op, k, l);
