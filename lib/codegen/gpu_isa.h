@@ -26,8 +26,8 @@ typedef struct gpu_isa {
 	 * the assembler knows to be warp-uniform, or NULL where nothing is gained. On NVIDIA
 	 * lane 0's x through shfl.sync.idx: ptxas then keeps what is computed from it (wgmma's
 	 * descriptors) in uniform registers, where a value derived from %tid.x goes through
-	 * ordinary ones and an R2UR before every wgmma. The shuffle is convergent, so LLVM
-	 * leaves it (and what depends on it) where it is built, beside its use. */
+	 * ordinary ones and an R2UR before every wgmma. Built once per kernel, in its entry
+	 * block (lg_warp_index). */
 	LLVMValueRef (*warp_uniform)(cg *c, LLVMValueRef x);
 	/* a masked load of 4, 8 or 16 bytes as one instruction, with `other` where m is
 	 * false; NULL: the lowering branches around an ordinary load */

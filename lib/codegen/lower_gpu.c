@@ -32,16 +32,14 @@
 gpu *lg_prog; /* the program being lowered; lower_gpu_func is not reentrant */
 
 /* The warp index that no lowering used in the end (a wgmma of one warpgroup reads none):
- * the shuffle is a call LLVM keeps, so it is erased here, and the division it shuffled. */
+ * LLVM keeps the shuffle (a call), so it is erased here, and the division it shuffled. */
 static void drop_unused_warp_index(gpu *g)
 {
-	LLVMValueRef w = g->warp_id;
-	while (w && LLVMIsAInstruction(w) && !LLVMGetFirstUse(w) && w != g->tid) {
-		LLVMValueRef from = LLVMGetNumOperands(w) > 0 ? LLVMGetOperand(w, LLVMIsACallInst(w) ? 1 : 0) : NULL;
-		LLVMInstructionEraseFromParent(w);
-		w = from;
-	}
-	g->warp_id = NULL;
+	if (g->warp_id && g->warp_id != g->warp_div && !LLVMGetFirstUse(g->warp_id))
+		LLVMInstructionEraseFromParent(g->warp_id);
+	if (g->warp_div && !LLVMGetFirstUse(g->warp_div))
+		LLVMInstructionEraseFromParent(g->warp_div);
+	g->warp_id = g->warp_div = NULL;
 }
 
 LLVMValueRef lg_warp_index(cg *c)
@@ -57,7 +55,7 @@ LLVMValueRef lg_warp_index(cg *c)
 		LLVMPositionBuilderBefore(c->b, next);
 	else
 		LLVMPositionBuilderAtEnd(c->b, c->entry);
-	LLVMValueRef w = LLVMBuildUDiv(c->b, g->tid, cg_i32(c, g->warp), "warp");
+	LLVMValueRef w = g->warp_div = LLVMBuildUDiv(c->b, g->tid, cg_i32(c, g->warp), "warp");
 	if (c->isa->warp_uniform)
 		w = c->isa->warp_uniform(c, w);
 	LLVMDisposeBuilder(c->b);

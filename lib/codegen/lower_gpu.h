@@ -26,6 +26,7 @@ typedef struct gpu {
 	int warp;               /* threads per warp */
 	LLVMValueRef tid;       /* thread index (i32) */
 	LLVMValueRef warp_id;   /* tid / warp, warp-uniform: lg_warp_index; NULL until asked */
+	LLVMValueRef warp_div;  /* the division tid / warp that warp_id was made from */
 	LLVMValueRef smem;      /* dynamic shared memory (addrspace 3) */
 	int64_t smem_bytes;     /* the most any op needs */
 	bool explicit_barriers; /* insert-barriers placed them: none before shared-memory ops */
