@@ -85,7 +85,7 @@ def main(argv):
         else:
             files.append(a)
     if not files:
-        sys.exit(__doc__ if __doc__ else "usage: sass_loops.py [--top N] [--min N] CUBIN ...")
+        sys.exit("usage: sass_loops.py [--top N] [--min N] CUBIN ...")
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
             cubin = cubin_of(path, tmp)
