@@ -1012,12 +1012,16 @@ static void lower_reduce_scan(cg *c, const ir_op *op)
 	LLVMValueRef o = loop_open(c, &lo, outer);
 	LLVMValueRef obase = LLVMBuildMul(c->b, o, cg_i64(c, K * inner), "");
 	LLVMValueRef rbase = LLVMBuildMul(c->b, o, cg_i64(c, scan ? K * inner : inner), "");
-	if (!scan && inner == 1 && K >= 32) {
+	/* the lanes of the reduction below: 64, or fewer where K has no multiple of 64 */
+	int64_t lanes = K % 64 == 0 ? 64 : K % 32 == 0 ? 32 : K % 16 == 0 ? 16 : 0;
+	if (!scan && inner == 1 && K >= 32 && lanes) {
 		/* reducing the last dimension: LANES partial results side by side, combined
 		 * element-wise over the row (a loop LLVM vectorizes without recognising a
 		 * reduction), then folded in order. Triton reduces in a tree, in no promised
-		 * order, so this is as exact as it is. */
-		enum { LANES = 16 };
+		 * order, so this is as exact as it is. The lanes are the vectorized loop's trip
+		 * count, so at most that many elements a step: with 16 the RVV loop at LMUL 4
+		 * and VLEN 256 (32 floats a register) ran scalar. */
+		const int64_t LANES = lanes;
 		LLVMValueRef part[8];
 		for (int k = 0; k < n; k++) {
 			part[k] = alloc_tile(c, ir_type_tile(c->f->module->ctx, et[k], 1, (int64_t[]){LANES}));
