@@ -149,8 +149,15 @@ static void block_access(sema *s, const sema_desc *d, const sval *offs, srcloc l
 			rank++;
 		}
 		sval c = sema_binary(s, AST_ADD, sv_ir(ov), sv_ir(r), loc);
-		sval in = sema_binary(s, AST_BITAND, sema_compare(s, AST_GE, c, sv_int(0), loc),
-				      sema_compare(s, AST_LT, c, sv_ir(d->shape[i]), loc), loc);
+		/* 0 <= c < shape as one unsigned compare, c < max(shape, 0) (a negative c is
+		 * above any i32 bound as u32; the max, a scalar, keeps a negative shape empty):
+		 * one compare a row, not two and an and */
+		const ir_type *u32 = ir_type_scalar(s->ctx, IR_U32);
+		sema_at(s, loc);
+		ir_value *bound = ir_build2(&s->b, IR_OP_MAXI, i32, d->shape[i],
+					    sema_to_ir(s, &(sval){.kind = SV_INT, .i = 0}, i32, loc));
+		sval in = sema_compare(s, AST_LT, sv_ir(sema_cast(s, c.ir, ir_type_with_elem(s->ctx, c.ir->type, u32), true, loc)),
+				       sv_ir(sema_cast(s, bound, u32, true, loc)), loc);
 		m = i == 0 ? in : sema_binary(s, AST_BITAND, m, in, loc);
 		sval c64 = sv_ir(sema_cast(s, c.ir, i64, false, loc));
 		p = sema_binary(s, AST_ADD, p, sema_binary(s, AST_MUL, c64, sv_ir(d->strides[i]), loc), loc);

@@ -39,6 +39,9 @@ def ok(x_ptr, n, s):
     d = tl.make_tensor_descriptor(x_ptr, [n], [1], [64])
     x = d.load([s])
     d.store([s + 64], x + 1.0)
-# OK: %[[M:.*]] = andi %{{.*}} : tile<64xi1>
+# in bounds: 0 <= s + arange < n as one unsigned compare against max(n, 0)
+# OK: %[[B:.*]] = maxi %n, %{{.*}} : i32
+# OK: bitcast %{{.*}} : tile<64xu32>
+# OK: %[[M:.*]] = cmpi %{{.*}}, %{{.*}} {pred = "lt"} : tile<64xi1>
 # OK: load %{{.*}}, %{{.*}}, %{{.*}} : tile<64xf32>
 # OK: store
