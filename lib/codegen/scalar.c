@@ -344,6 +344,44 @@ static LLVMValueRef f32_to_fp8(cg *c, LLVMValueRef v, const ir_type *to)
 static LLVMValueRef half_bits_to_f32(cg *c, LLVMValueRef h);
 static LLVMValueRef f32_to_half_bits(cg *c, LLVMValueRef f);
 
+/* v as x + k, through adds of constants (x + k1 + k2 ...); NULL when v is no such add. */
+static LLVMValueRef add_const(LLVMValueRef v, long long *k)
+{
+	LLVMValueRef x = NULL;
+	*k = 0;
+	while (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
+	       LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
+		*k += LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+		x = v = LLVMGetOperand(v, 0);
+	}
+	return x;
+}
+
+/* The widening of an `exti {wrap_free}` (a descriptor's offset + arange, only ever an
+ * address of an access under the mask that says it is in bounds, so it did not wrap
+ * where it matters): a + (x + k) as ext(a + x) + k, the slot's constant k apart in 64
+ * bits. Each thread then computes one address per row of lanes, and its slots are that
+ * address plus immediates. */
+static LLVMValueRef ext_wrap_free(cg *c, LLVMValueRef v, LLVMTypeRef tt, bool sgn)
+{
+	LLVMBuilderRef b = c->b;
+	long long k = 0;
+	LLVMValueRef x = add_const(v, &k), y;
+	if (!x && LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd) {
+		LLVMValueRef a0 = LLVMGetOperand(v, 0), a1 = LLVMGetOperand(v, 1);
+		if ((y = add_const(a1, &k)) != NULL)
+			x = LLVMBuildAdd(b, a0, y, "");
+		else if ((y = add_const(a0, &k)) != NULL)
+			x = LLVMBuildAdd(b, y, a1, "");
+	}
+	if (!x) {
+		x = v;
+		k = 0;
+	}
+	x = sgn ? LLVMBuildSExt(b, x, tt, "") : LLVMBuildZExt(b, x, tt, "");
+	return k ? LLVMBuildAdd(b, x, LLVMConstInt(tt, (unsigned long long)k, 1), "") : x;
+}
+
 LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *from,
 			const ir_type *to)
 {
@@ -351,6 +389,8 @@ LLVMValueRef cg_convert(cg *c, const ir_op *op, LLVMValueRef v, const ir_type *f
 	LLVMTypeRef tt = cg_scalar_type(c, to);
 	switch (op->code) {
 	case IR_OP_EXTI:
+		if (ir_op_int(op, "wrap_free", 0))
+			return ext_wrap_free(c, v, tt, is_signed(from));
 		return is_signed(from) ? LLVMBuildSExt(b, v, tt, "") : LLVMBuildZExt(b, v, tt, "");
 	case IR_OP_TRUNCI:
 		return LLVMBuildTrunc(b, v, tt, "");

@@ -159,7 +159,14 @@ static void block_access(sema *s, const sema_desc *d, const sval *offs, srcloc l
 		sval in = sema_compare(s, AST_LT, sv_ir(sema_cast(s, c.ir, ir_type_with_elem(s->ctx, c.ir->type, u32), true, loc)),
 				       sv_ir(sema_cast(s, bound, u32, true, loc)), loc);
 		m = i == 0 ? in : sema_binary(s, AST_BITAND, m, in, loc);
-		sval c64 = sv_ir(sema_cast(s, c.ir, i64, false, loc));
+		/* wrap_free: the widened offset is only an address of the masked access below,
+		 * so where the mask holds offset + arange did not wrap, and the code generator
+		 * may widen offset + lane part and add the slot's constant in 64 bits (one
+		 * address a thread, the rest immediates) */
+		ir_value *c64v = sema_cast(s, c.ir, i64, false, loc);
+		if (c64v->def && c64v->def->code == IR_OP_EXTI)
+			ir_op_set_int(s->ctx, c64v->def, "wrap_free", 1);
+		sval c64 = sv_ir(c64v);
 		p = sema_binary(s, AST_ADD, p, sema_binary(s, AST_MUL, c64, sv_ir(d->strides[i]), loc), loc);
 	}
 	*ptrs = p;
