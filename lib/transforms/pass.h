@@ -31,6 +31,7 @@ int pass_remove_layout_conversions(ir_module *m, diag_engine *d);
 int pass_coalesce(ir_module *m, diag_engine *d);
 int pass_rebase_pointers(ir_module *m, diag_engine *d);
 int pass_stage_early(ir_module *m, diag_engine *d);
+int pass_prefetch(ir_module *m, diag_engine *d);
 int pass_pipeline(ir_module *m, diag_engine *d);
 int pass_smem_alloc(ir_module *m, diag_engine *d);
 int pass_insert_barriers(ir_module *m, diag_engine *d);

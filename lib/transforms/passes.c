@@ -15,6 +15,7 @@ const pass_info pass_table[] = {
     {"coalesce",        "GPU: widest aligned global access per load/store ({vec})", pass_coalesce},
     {"rebase-pointers", "loop-carried pointer tiles as a carried scalar base (AMD pipeline)", pass_rebase_pointers},
     {"stage-early",     "AMD: FMA-path dot operands written to LDS right after their load", pass_stage_early},
+    {"prefetch",        "dot loops' loads one iteration ahead into registers (AMD pipeline)", pass_prefetch},
     {"pipeline",        "GPU: async copies of a dot loop's loads, num_stages ahead", pass_pipeline},
     {"smem-alloc",      "GPU: shared memory of each data movement, kernel total",  pass_smem_alloc},
     {"insert-barriers", "GPU: barriers before shared-memory reuse",                pass_insert_barriers},
@@ -24,10 +25,11 @@ const pass_info pass_table[] = {
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
 const char pass_gpu_pipeline[] =
     "assign-layouts,access-layouts,remove-layout-conversions,coalesce,stage-early,pipeline,smem-alloc,insert-barriers";
-/* AMD's: rebase-pointers too (a pass that rewrites any function it is run on; NVIDIA's
- * cp.async pipeliner reads the carried pointer tiles as they are, so it is AMD's alone) */
+/* AMD's: rebase-pointers and prefetch too (passes that rewrite any function they are run on;
+ * NVIDIA's cp.async pipeliner reads the carried pointer tiles as they are and does its own
+ * staging, so they are AMD's alone) */
 const char pass_amd_pipeline[] =
-    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,rebase-pointers,stage-early,pipeline,smem-alloc,insert-barriers";
+    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,rebase-pointers,stage-early,prefetch,pipeline,smem-alloc,insert-barriers";
 
 const pass_info *pass_lookup(const char *name)
 {

@@ -44,6 +44,7 @@
 #include "support/arena.h"
 #include "transforms/gpu_layout.h"
 #include "transforms/pass.h"
+#include "transforms/loop_stage.h"
 #include "transforms/walk.h"
 
 #define MAX_STAGED 8
@@ -62,19 +63,6 @@ typedef struct staged {
 static const ir_type *i32(piper *p)
 {
 	return ir_type_scalar(p->c, IR_I32);
-}
-
-/* The single op of block b using v (not counting nested regions): NULL unless there is
- * exactly one use in the function and it is there. */
-static ir_op *only_user(piper *p, ir_block *b, const ir_value *v)
-{
-	if (walk_count_uses(p->f->body, v) != 1)
-		return NULL;
-	for (ir_op *op = b->first; op; op = op->next)
-		for (int i = 0; i < op->noperands; i++)
-			if (op->operands[i] == v)
-				return op;
-	return NULL;
 }
 
 static bool is_zero(const ir_value *v)
@@ -109,7 +97,7 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	int64_t bytes = ir_op_int(op, "vec", 1) * gpu_elem_bytes(op->results[0].type->elem);
 	if (bytes != 4 && bytes != 8 && bytes != 16)
 		return false;
-	ir_op *cv = only_user(p, body, &op->results[0]);
+	ir_op *cv = loop_only_user(p->f, body, &op->results[0]);
 	if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || !gpu_is_shared(cv->results[0].type))
 		return false;
 	/* each access a thread makes lands whole in the slot: the #shared layout stores the
@@ -121,7 +109,7 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	gpu_layout_run_dim(pt, warp, warps, &dim);
 	if (!gpu_run_fits_shared(&sl, pt->shape, dim, (int)ir_op_int(op, "vec", 1)))
 		return false;
-	ir_op *dot = only_user(p, body, &cv->results[0]);
+	ir_op *dot = loop_only_user(p->f, body, &cv->results[0]);
 	if (!dot || dot->code != IR_OP_DOT || dot->operands[2] == &cv->results[0])
 		return false;
 	gpu_layout l;
@@ -130,97 +118,6 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	st->load = op;
 	st->cvt = cv;
 	return true;
-}
-
-/* Stage 0: marks the ops of body that the staged loads' pointers and masks need (in
- * `ops`), and the carried values they read (carried[k]); false when they need anything
- * the clones could not compute ahead. */
-static bool stage0(ir_block *body, staged *st, int n, valset *ops, bool *carried)
-{
-	const ir_value *work[512];
-	int top = 0;
-	valset seen = {0};
-	bool ok = true;
-	for (int q = 0; q < n; q++)
-		for (int i = 0; i < 2 && i < st[q].load->noperands; i++)
-			work[top++] = st[q].load->operands[i];
-	ir_op *y = body->last;
-	while (ok && top > 0) {
-		const ir_value *v = work[--top];
-		if (valset_has(&seen, v))
-			continue;
-		valset_add(&seen, v);
-		for (int a = 0; a < body->nargs; a++)
-			if (body->args[a] == v && a > 0) {
-				carried[a - 1] = true;
-				if (top < 512)
-					work[top++] = y->operands[a - 1];
-				else
-					ok = false;
-			}
-		const ir_op *d = v->def;
-		if (!d || d->parent != body)
-			continue; /* the induction variable, a carried value, or from outside */
-		if (!(ir_ops[d->code].traits & T_PURE) || d->nregions || d->nresults != 1 ||
-		    d->code == IR_OP_LOCAL_VIEW) {
-			ok = false;
-			break;
-		}
-		valset_add(ops, d);
-		for (int i = 0; i < d->noperands && ok; i++) {
-			if (top == 512)
-				ok = false;
-			else
-				work[top++] = d->operands[i];
-		}
-	}
-	valset_free(&seen);
-	return ok;
-}
-
-/* Whether value v depends, within stage 0, on a carried value that runs ahead. */
-static bool ahead(const ir_block *body, const ir_value *v, const bool *carried, const valset *ops, int depth)
-{
-	for (int a = 1; a < body->nargs; a++)
-		if (body->args[a] == v)
-			return carried[a - 1];
-	if (!v->def || !valset_has(ops, v->def) || depth == 0)
-		return false;
-	for (int i = 0; i < v->def->noperands; i++)
-		if (ahead(body, v->def->operands[i], carried, ops, depth - 1))
-			return true;
-	return false;
-}
-
-/* Clones the stage-0 ops of body, in order, before `before`, reading map's values for
- * the ones it has (the induction variable, carried values) and filling it with the
- * clones. */
-static void clone_stage0(piper *p, ir_block *body, const valset *ops, ir_ptrmap *map, ir_block *into,
-			 ir_op *before)
-{
-	for (ir_op *op = body->first; op; op = op->next) {
-		if (!valset_has(ops, op))
-			continue;
-		ir_value *xs[8];
-		if (op->noperands > 8)
-			continue; /* stage0() admits no such op: element-wise ops have at most 3 */
-		for (int i = 0; i < op->noperands; i++) {
-			ir_value *m = ir_ptrmap_get(map, op->operands[i]);
-			xs[i] = m ? m : op->operands[i];
-		}
-		const ir_type *t = op->results[0].type;
-		ir_op *cl = ir_op_create(p->c, op->code, op->noperands, xs, 1, &t, op->loc);
-		for (int i = 0; i < op->nattrs; i++)
-			ir_op_set_attr(p->c, cl, &op->attrs[i]);
-		ir_block_insert_before(into, before, cl);
-		ir_ptrmap_put(map, &op->results[0], &cl->results[0]);
-	}
-}
-
-static ir_value *mapped(ir_ptrmap *map, ir_value *v)
-{
-	ir_value *m = ir_ptrmap_get(map, v);
-	return m ? m : v;
 }
 
 /* The async copies of one iteration (whose stage-0 values map holds) into slot `slot`,
@@ -239,12 +136,12 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 		const ir_type *mt = ir_type_with_elem(p->c, pt, ir_type_scalar(p->c, IR_I1));
 		ir_value *m = ir_build1(b, IR_OP_SPLAT, mt, live);
 		if (ld->noperands > 1) {
-			ir_value *lm = mapped(map, ld->operands[1]);
+			ir_value *lm = loop_mapped(map, ld->operands[1]);
 			if (lm->type->kind != IR_TILE)
 				lm = ir_build1(b, IR_OP_SPLAT, mt, lm);
 			m = ir_build2(b, IR_OP_ANDI, mt, lm, m);
 		}
-		ir_value *ops[3] = {&view->results[0], mapped(map, ld->operands[0]), m};
+		ir_value *ops[3] = {&view->results[0], loop_mapped(map, ld->operands[0]), m};
 		ir_op *cp = ir_build(b, IR_OP_ASYNC_COPY, 3, ops, 0, NULL);
 		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));
 	}
@@ -282,7 +179,7 @@ static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k, ir_
 	ir_op *dot = NULL;
 	*use = NULL;
 	for (int q = 0; q < n; q++) {
-		ir_op *d = only_user(p, body, &st[q].cvt->results[0]);
+		ir_op *d = loop_only_user(p->f, body, &st[q].cvt->results[0]);
 		gpu_layout l;
 		if (!d || d->code != IR_OP_DOT || !d->results[0].type->layout ||
 		    !gpu_layout_parse(d->results[0].type->layout, &l) || l.mma != 3)
@@ -356,7 +253,7 @@ static int hoistable(piper *p, ir_block *body, staged *st, int n, ir_op **keep)
 			ir_value *x = dot->operands[i];
 			ir_op *cv = x->def;
 			if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || cv->parent != body || !gpu_is_shared(x->type) ||
-			    !outside(body, cv->operands[0]) || only_user(p, body, x) != dot)
+			    !outside(body, cv->operands[0]) || loop_only_user(p->f, body, x) != dot)
 				continue;
 			bool dup = false;
 			for (int j = 0; j < k; j++)
@@ -413,29 +310,14 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	int nc = body->nargs - 1;
 	bool *carried = ARENA_NEWN(ir_arena(p->c), bool, nc > 0 ? nc : 1);
 	valset ops = {0};
-	if (!stage0(body, st, n, &ops, carried))
-		goto out;
-	/* nothing but stage 0 may read what runs ahead, nor may anyone after the loop */
-	for (ir_op *op = body->first; op; op = op->next) {
-		bool staged_op = false;
-		for (int q = 0; q < n; q++)
-			staged_op |= op == st[q].load || op == st[q].cvt;
-		if (valset_has(&ops, op) || staged_op)
-			continue;
-		for (int i = 0; i < op->noperands; i++) {
-			if (op == y && i < nc && carried[i])
-				continue;
-			if (ahead(body, op->operands[i], carried, &ops, 64))
-				goto out;
-		}
-		for (int r = 0; r < op->nregions; r++)
-			for (int a = 0; a < nc; a++)
-				if (carried[a] && walk_count_uses(op->regions[r], body->args[1 + a]))
-					goto out;
+	ir_op *loads[MAX_STAGED], *skip[2 * MAX_STAGED];
+	for (int q = 0; q < n; q++) {
+		loads[q] = skip[2 * q] = st[q].load;
+		skip[2 * q + 1] = st[q].cvt;
 	}
-	for (int a = 0; a < nc; a++)
-		if (carried[a] && walk_count_uses(p->f->body, &fo->results[a]))
-			goto out;
+	if (!loop_stage0(body, loads, n, 2, &ops, carried) ||
+	    !loop_ahead_private(p->f, fo, skip, 2 * n, &ops, carried))
+		goto out;
 	/* the ring: S slots, each the staged tiles one after the other */
 	int64_t slot_bytes = 0;
 	for (int q = 0; q < n; q++) {
@@ -488,13 +370,13 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		for (int a = 0; a < nc; a++)
 			if (carried[a])
 				ir_ptrmap_put(&map, body->args[1 + a], cur[a]);
-		clone_stage0(p, body, &ops, &map, fo->parent, fo);
+		loop_clone_stage0(p->c, body, &ops, &map, fo->parent, fo);
 		ir_value *live = ir_build2(&b, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), ivj, hi);
 		ir_op_set_str(p->c, live->def, "pred", "lt");
 		issue(p, &b, st, n, &map, ir_const_int(&b, i32(p), j), live, ring, slot_bytes);
 		for (int a = 0; a < nc; a++)
 			if (carried[a])
-				cur[a] = mapped(&map, y->operands[a]);
+				cur[a] = loop_mapped(&map, y->operands[a]);
 		ir_ptrmap_free(&map);
 	}
 	for (int a = 0; a < nc; a++)
@@ -549,7 +431,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_value *iva = ir_build2(&bb, IR_OP_ADDI, it, iv, ir_const_int(&bb, it, (stages - 1) * step));
 	ir_ptrmap map = {0};
 	ir_ptrmap_put(&map, iv, iva);
-	clone_stage0(p, body, &ops, &map, body, first);
+	loop_clone_stage0(p->c, body, &ops, &map, body, first);
 	ir_value *live = ir_build2(&bb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
 	ir_op_set_str(p->c, live->def, "pred", "lt");
 	if (adot) {
@@ -562,7 +444,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	}
 	for (int a = 0; a < nc; a++)
 		if (carried[a])
-			ir_op_set_operand(y, a, mapped(&map, y->operands[a]));
+			ir_op_set_operand(y, a, loop_mapped(&map, y->operands[a]));
 	ir_ptrmap_free(&map);
 	/* the dot reads this iteration's slot */
 	for (int q = 0; q < n; q++) {

@@ -6,8 +6,9 @@
 #
 # With META, the launch metadata tilecc prints (--print-metadata) goes into that file. With
 # HUGE, every function takes the reduced LLVM pipeline of huge functions (TILECC_HUGE_FUNC=1).
-# With REBASE, the tile passes are the default ones and rebase-pointers, which the default
-# pipeline of x86-64 leaves out (--passes=canonicalize,cse,dce,rebase-pointers).
+# With REBASE, the tile passes are the default ones and AMD's loop rewrites, rebase-pointers
+# and prefetch, which the default pipeline of x86-64 leaves out
+# (--passes=canonicalize,cse,dce,rebase-pointers,prefetch).
 #
 # A kernel that tilecc rejects must not stop the build of the other tests: the failure is
 # written into OUT itself, after the line "TILECC-FAILED", and the harness that loads OUT
@@ -34,7 +35,7 @@ if(HUGE)
   set(ENV{TILECC_HUGE_FUNC} 1)
 endif()
 if(REBASE)
-  list(APPEND args --passes=canonicalize,cse,dce,rebase-pointers)
+  list(APPEND args --passes=canonicalize,cse,dce,rebase-pointers,prefetch)
 endif()
 file(REMOVE ${OUT})
 execute_process(COMMAND ${TILECC} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out

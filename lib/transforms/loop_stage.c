@@ -1,0 +1,127 @@
+/* loop_stage.c: the stage-0 slice of loads in a loop body (loop_stage.h). */
+#include "transforms/loop_stage.h"
+
+ir_op *loop_only_user(const ir_func *f, ir_block *b, const ir_value *v)
+{
+	if (walk_count_uses(f->body, v) != 1)
+		return NULL;
+	for (ir_op *op = b->first; op; op = op->next)
+		for (int i = 0; i < op->noperands; i++)
+			if (op->operands[i] == v)
+				return op;
+	return NULL;
+}
+
+bool loop_stage0(ir_block *body, ir_op *const *loads, int n, int nopnds, valset *ops, bool *carried)
+{
+	enum { WORK = 512 };
+	const ir_value *work[WORK];
+	int top = 0;
+	valset seen = {0};
+	bool ok = true;
+	for (int q = 0; q < n; q++)
+		for (int i = 0; i < nopnds && i < loads[q]->noperands; i++)
+			if (top < WORK)
+				work[top++] = loads[q]->operands[i];
+	ir_op *y = body->last;
+	while (ok && top > 0) {
+		const ir_value *v = work[--top];
+		if (valset_has(&seen, v))
+			continue;
+		valset_add(&seen, v);
+		for (int a = 0; a < body->nargs; a++)
+			if (body->args[a] == v && a > 0) {
+				carried[a - 1] = true;
+				if (top < WORK)
+					work[top++] = y->operands[a - 1];
+				else
+					ok = false;
+			}
+		const ir_op *d = v->def;
+		if (!d || d->parent != body)
+			continue; /* the induction variable, a carried value, or from outside */
+		if (!(ir_ops[d->code].traits & T_PURE) || d->nregions || d->nresults != 1 ||
+		    d->noperands > 8 || d->code == IR_OP_LOCAL_VIEW) {
+			ok = false;
+			break;
+		}
+		valset_add(ops, d);
+		for (int i = 0; i < d->noperands && ok; i++) {
+			if (top == WORK)
+				ok = false;
+			else
+				work[top++] = d->operands[i];
+		}
+	}
+	valset_free(&seen);
+	return ok;
+}
+
+/* Whether value v depends, within stage 0, on a carried value that runs ahead. */
+static bool ahead(const ir_block *body, const ir_value *v, const bool *carried, const valset *ops, int depth)
+{
+	for (int a = 1; a < body->nargs; a++)
+		if (body->args[a] == v)
+			return carried[a - 1];
+	if (!v->def || !valset_has(ops, v->def) || depth == 0)
+		return false;
+	for (int i = 0; i < v->def->noperands; i++)
+		if (ahead(body, v->def->operands[i], carried, ops, depth - 1))
+			return true;
+	return false;
+}
+
+bool loop_ahead_private(const ir_func *f, ir_op *fo, ir_op *const *skip, int nskip, const valset *ops,
+			const bool *carried)
+{
+	ir_block *body = fo->regions[0];
+	ir_op *y = body->last;
+	int nc = body->nargs - 1;
+	for (ir_op *op = body->first; op; op = op->next) {
+		bool skipped = valset_has(ops, op);
+		for (int q = 0; q < nskip && !skipped; q++)
+			skipped = op == skip[q];
+		if (skipped)
+			continue;
+		for (int i = 0; i < op->noperands; i++) {
+			if (op == y && i < nc && carried[i])
+				continue;
+			if (ahead(body, op->operands[i], carried, ops, 64))
+				return false;
+		}
+		for (int r = 0; r < op->nregions; r++)
+			for (int a = 0; a < nc; a++)
+				if (carried[a] && walk_count_uses(op->regions[r], body->args[1 + a]))
+					return false;
+	}
+	for (int a = 0; a < nc; a++)
+		if (carried[a] && walk_count_uses(f->body, &fo->results[a]))
+			return false;
+	return true;
+}
+
+void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrmap *map, ir_block *into,
+		       ir_op *before)
+{
+	for (ir_op *op = body->first; op; op = op->next) {
+		if (!valset_has(ops, op))
+			continue;
+		ir_value *xs[8]; /* loop_stage0 admits ops of at most 8 operands */
+		for (int i = 0; i < op->noperands; i++) {
+			ir_value *m = ir_ptrmap_get(map, op->operands[i]);
+			xs[i] = m ? m : op->operands[i];
+		}
+		const ir_type *t = op->results[0].type;
+		ir_op *cl = ir_op_create(c, op->code, op->noperands, xs, 1, &t, op->loc);
+		for (int i = 0; i < op->nattrs; i++)
+			ir_op_set_attr(c, cl, &op->attrs[i]);
+		ir_block_insert_before(into, before, cl);
+		ir_ptrmap_put(map, &op->results[0], &cl->results[0]);
+	}
+}
+
+ir_value *loop_mapped(ir_ptrmap *map, ir_value *v)
+{
+	ir_value *m = ir_ptrmap_get(map, v);
+	return m ? m : v;
+}
