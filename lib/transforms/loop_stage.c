@@ -120,6 +120,16 @@ void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrm
 	}
 }
 
+bool loop_int_const(const ir_value *v, int64_t *out)
+{
+	const ir_op *d = v->def;
+	const ir_attr *a = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+	if (!a || a->kind != IR_ATTR_INT)
+		return false;
+	*out = a->i;
+	return true;
+}
+
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v)
 {
 	ir_value *m = ir_ptrmap_get(map, v);

@@ -32,6 +32,9 @@ bool loop_ahead_private(const ir_func *f, ir_op *fo, ir_op *const *skip, int nsk
 void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrmap *map, ir_block *into,
 		       ir_op *before);
 
+/* Whether v is an integer constant (its value in *out): a loop's step. */
+bool loop_int_const(const ir_value *v, int64_t *out);
+
 /* map's value for v, or v. */
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v);
 

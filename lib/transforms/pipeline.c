@@ -74,16 +74,6 @@ static bool is_zero(const ir_value *v)
 	return a && ((a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0.0));
 }
 
-static bool int_const(const ir_value *v, int64_t *out)
-{
-	const ir_op *d = v->def;
-	const ir_attr *a = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
-	if (!a || a->kind != IR_ATTR_INT)
-		return false;
-	*out = a->i;
-	return true;
-}
-
 /* Whether load op (in body) can be issued ahead as an async copy for a dot. */
 static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 {
@@ -295,7 +285,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_block *body = fo->regions[0];
 	ir_op *y = body->last;
 	int64_t step;
-	if (!y || y->code != IR_OP_YIELD || !int_const(fo->operands[2], &step) || step <= 0)
+	if (!y || y->code != IR_OP_YIELD || !loop_int_const(fo->operands[2], &step) || step <= 0)
 		return;
 	ir_value *iv = body->args[0];
 	if (iv->type->kind != IR_I32 && iv->type->kind != IR_I64)

@@ -75,15 +75,6 @@ static bool candidate(const ir_func *f, ir_block *body, ir_op *op)
 	return dot && prefetch_dot(dot);
 }
 
-static bool int_const(const ir_value *v, int64_t *out)
-{
-	const ir_attr *a = v->def && v->def->code == IR_OP_CONSTANT ? ir_op_attr(v->def, "value") : NULL;
-	if (!a || a->kind != IR_ATTR_INT)
-		return false;
-	*out = a->i;
-	return true;
-}
-
 /* A copy of load ld reading map's pointers, mask and other, its mask and-ed with `live`,
  * at b. */
 static ir_value *load_ahead(ir_context *c, ir_builder *b, ir_op *ld, ir_ptrmap *map, ir_value *live)
@@ -147,7 +138,7 @@ static void prefetch_loop(ir_context *c, const ir_func *f, ir_op *fo)
 	ir_block *body = fo->regions[0];
 	ir_op *y = body->last;
 	int64_t step;
-	if (!y || y->code != IR_OP_YIELD || !int_const(fo->operands[2], &step) || step <= 0)
+	if (!y || y->code != IR_OP_YIELD || !loop_int_const(fo->operands[2], &step) || step <= 0)
 		return;
 	ir_value *iv = body->args[0];
 	if (iv->type->kind != IR_I32 && iv->type->kind != IR_I64)
