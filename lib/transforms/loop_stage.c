@@ -120,14 +120,16 @@ void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrm
 	}
 }
 
-bool loop_int_const(const ir_value *v, int64_t *out)
+bool loop_pipelinable(const ir_op *fo, int64_t *step)
 {
-	const ir_op *d = v->def;
+	const ir_block *body = fo->regions[0];
+	const ir_op *y = body->last, *d = fo->operands[2]->def;
 	const ir_attr *a = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
-	if (!a || a->kind != IR_ATTR_INT)
+	if (!y || y->code != IR_OP_YIELD || !a || a->kind != IR_ATTR_INT || a->i <= 0)
 		return false;
-	*out = a->i;
-	return true;
+	*step = a->i;
+	const ir_type *it = body->args[0]->type;
+	return it->kind == IR_I32 || it->kind == IR_I64;
 }
 
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v)

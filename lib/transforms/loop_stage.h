@@ -32,8 +32,10 @@ bool loop_ahead_private(const ir_func *f, ir_op *fo, ir_op *const *skip, int nsk
 void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrmap *map, ir_block *into,
 		       ir_op *before);
 
-/* Whether v is an integer constant (its value in *out): a loop's step. */
-bool loop_int_const(const ir_value *v, int64_t *out);
+/* Whether for op fo is a loop a pipeliner can start iterations of ahead: its body ends in
+ * a yield, its induction variable is an i32 or i64 and its step a positive constant
+ * (*step). */
+bool loop_pipelinable(const ir_op *fo, int64_t *step);
 
 /* map's value for v, or v. */
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v);

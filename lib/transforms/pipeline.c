@@ -285,11 +285,9 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_block *body = fo->regions[0];
 	ir_op *y = body->last;
 	int64_t step;
-	if (!y || y->code != IR_OP_YIELD || !loop_int_const(fo->operands[2], &step) || step <= 0)
+	if (!loop_pipelinable(fo, &step))
 		return;
 	ir_value *iv = body->args[0];
-	if (iv->type->kind != IR_I32 && iv->type->kind != IR_I64)
-		return;
 	staged st[MAX_STAGED];
 	int n = 0;
 	for (ir_op *op = body->first; op && n < MAX_STAGED; op = op->next)

@@ -138,11 +138,9 @@ static void prefetch_loop(ir_context *c, const ir_func *f, ir_op *fo)
 	ir_block *body = fo->regions[0];
 	ir_op *y = body->last;
 	int64_t step;
-	if (!y || y->code != IR_OP_YIELD || !loop_int_const(fo->operands[2], &step) || step <= 0)
+	if (!loop_pipelinable(fo, &step))
 		return;
 	ir_value *iv = body->args[0];
-	if (iv->type->kind != IR_I32 && iv->type->kind != IR_I64)
-		return;
 	ir_op *loads[MAX_PREFETCH];
 	int n = 0;
 	int64_t bytes = 0;
