@@ -132,6 +132,19 @@ bool loop_pipelinable(const ir_op *fo, int64_t *step)
 	return it->kind == IR_I32 || it->kind == IR_I64;
 }
 
+ir_value *loop_ahead_mask(ir_context *c, ir_builder *b, const ir_op *ld, ir_ptrmap *map, ir_value *live)
+{
+	const ir_type *mt = ir_type_with_elem(c, ld->operands[0]->type, ir_type_scalar(c, IR_I1));
+	ir_value *m = ir_build1(b, IR_OP_SPLAT, mt, live);
+	if (ld->noperands > 1) {
+		ir_value *lm = loop_mapped(map, ld->operands[1]);
+		if (lm->type->kind != IR_TILE)
+			lm = ir_build1(b, IR_OP_SPLAT, mt, lm);
+		m = ir_build2(b, IR_OP_ANDI, mt, lm, m);
+	}
+	return m;
+}
+
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v)
 {
 	ir_value *m = ir_ptrmap_get(map, v);

@@ -37,6 +37,11 @@ void loop_clone_stage0(ir_context *c, ir_block *body, const valset *ops, ir_ptrm
  * (*step). */
 bool loop_pipelinable(const ir_op *fo, int64_t *step);
 
+/* The mask of load ld (operand 1, if any) for the iteration whose stage-0 values map holds,
+ * and-ed with the scalar `live` (whether that iteration runs), built at b: the mask of a
+ * load or copy issued ahead. */
+ir_value *loop_ahead_mask(ir_context *c, ir_builder *b, const ir_op *ld, ir_ptrmap *map, ir_value *live);
+
 /* map's value for v, or v. */
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v);
 

@@ -122,15 +122,7 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 		ir_op_set_int(p->c, view, "ring", ring);
 		ir_op_set_int(p->c, view, "within", st[q].within);
 		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
-		const ir_type *pt = ld->operands[0]->type;
-		const ir_type *mt = ir_type_with_elem(p->c, pt, ir_type_scalar(p->c, IR_I1));
-		ir_value *m = ir_build1(b, IR_OP_SPLAT, mt, live);
-		if (ld->noperands > 1) {
-			ir_value *lm = loop_mapped(map, ld->operands[1]);
-			if (lm->type->kind != IR_TILE)
-				lm = ir_build1(b, IR_OP_SPLAT, mt, lm);
-			m = ir_build2(b, IR_OP_ANDI, mt, lm, m);
-		}
+		ir_value *m = loop_ahead_mask(p->c, b, ld, map, live);
 		ir_value *ops[3] = {&view->results[0], loop_mapped(map, ld->operands[0]), m};
 		ir_op *cp = ir_build(b, IR_OP_ASYNC_COPY, 3, ops, 0, NULL);
 		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));

@@ -79,16 +79,7 @@ static bool candidate(const ir_func *f, ir_block *body, ir_op *op)
  * at b. */
 static ir_value *load_ahead(ir_context *c, ir_builder *b, ir_op *ld, ir_ptrmap *map, ir_value *live)
 {
-	const ir_type *pt = ld->operands[0]->type;
-	const ir_type *mt = ir_type_with_elem(c, pt, ir_type_scalar(c, IR_I1));
-	ir_value *m = ir_build1(b, IR_OP_SPLAT, mt, live);
-	if (ld->noperands > 1) {
-		ir_value *lm = loop_mapped(map, ld->operands[1]);
-		if (lm->type->kind != IR_TILE)
-			lm = ir_build1(b, IR_OP_SPLAT, mt, lm);
-		m = ir_build2(b, IR_OP_ANDI, mt, lm, m);
-	}
-	ir_value *ops[3] = {loop_mapped(map, ld->operands[0]), m, NULL};
+	ir_value *ops[3] = {loop_mapped(map, ld->operands[0]), loop_ahead_mask(c, b, ld, map, live), NULL};
 	int n = 2;
 	if (ld->noperands > 2)
 		ops[n++] = loop_mapped(map, ld->operands[2]);
