@@ -361,7 +361,10 @@ static LLVMValueRef add_const(LLVMValueRef v, long long *k)
  * address of an access under the mask that says it is in bounds, so it did not wrap
  * where it matters): a + (x + k) as ext(a + x) + k, the slot's constant k apart in 64
  * bits. Each thread then computes one address per row of lanes, and its slots are that
- * address plus immediates. */
+ * address plus immediates. Only for k >= 0 (a range's slot constants): where the mask
+ * holds, 0 <= a + x + k < shape <= INT32_MAX, so a + x lies in [-k, INT32_MAX) and does
+ * not wrap either; a negative k (an offset such as `om - 5`) could push a + x past
+ * INT32_MAX. */
 static LLVMValueRef ext_wrap_free(cg *c, LLVMValueRef v, LLVMTypeRef tt, bool sgn)
 {
 	LLVMBuilderRef b = c->b;
@@ -374,7 +377,7 @@ static LLVMValueRef ext_wrap_free(cg *c, LLVMValueRef v, LLVMTypeRef tt, bool sg
 		else if ((y = add_const(a0, &k)) != NULL)
 			x = LLVMBuildAdd(b, y, a1, "");
 	}
-	if (!x) {
+	if (!x || k < 0) {
 		x = v;
 		k = 0;
 	}

@@ -153,9 +153,10 @@ static void block_access(sema *s, const sema_desc *d, const sval *offs, srcloc l
 		 * above any i32 bound as u32; the max, a scalar, keeps a negative shape empty):
 		 * one compare a row, not two and an and */
 		const ir_type *u32 = ir_type_scalar(s->ctx, IR_U32);
+		sval zero = sv_int(0);
 		sema_at(s, loc);
 		ir_value *bound = ir_build2(&s->b, IR_OP_MAXI, i32, d->shape[i],
-					    sema_to_ir(s, &(sval){.kind = SV_INT, .i = 0}, i32, loc));
+					    sema_to_ir(s, &zero, i32, loc));
 		sval in = sema_compare(s, AST_LT, sv_ir(sema_cast(s, c.ir, ir_type_with_elem(s->ctx, c.ir->type, u32), true, loc)),
 				       sv_ir(sema_cast(s, bound, u32, true, loc)), loc);
 		m = i == 0 ? in : sema_binary(s, AST_BITAND, m, in, loc);
