@@ -17,6 +17,8 @@
  *                       with slot (i - 1) % S, which the next copies overwrite)
  *              start the copies of iteration i + S - 1 into slot (i + S - 1) % S; commit
  *              the dot reads slot i % S
+ *              (with S >= 3 and mma.sync, the copies come after the dot instead: the
+ *              slot they overwrite was read before the barrier all the same)
  *   after      wait for every group (copies past the end were predicated off)
  *
  * A load qualifies when its only use is its conversion to a #shared layout for a dot in
@@ -206,6 +208,23 @@ static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k, ir_
 		return dot;
 	}
 	return NULL;
+}
+
+/* The top-level op of body holding the last dot that reads a staged tile. */
+static ir_op *last_staged_dot(piper *p, ir_block *body, staged *st, int n)
+{
+	ir_op *last = NULL;
+	for (int q = 0; q < n; q++) {
+		ir_op *d = top_level(body, loop_only_user(p->f, body, &st[q].cvt->results[0]));
+		if (!d)
+			return NULL;
+		if (!last)
+			last = d;
+		for (ir_op *o = last->next; o; o = o->next)
+			if (o == d)
+				last = d;
+	}
+	return last;
 }
 
 /* Whether v is computed outside body (not in it, not in a region nested in it). */
@@ -408,11 +427,18 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	 * counter that wraps (no division per iteration) */
 	ir_op_set_int(p->c, rslot->def, "ring_slot", 0);
 	ir_op_set_int(p->c, wslot->def, "ring_slot", stages - 1);
-	ir_value *iva = ir_build2(&bb, IR_OP_ADDI, it, iv, ir_const_int(&bb, it, (stages - 1) * step));
+	/* mma.sync with 3 or more slots: the copies after the last dot that reads a slot, as
+	 * Triton's (ptxas interleaves them with the dot's last mma.sync instead of issuing them
+	 * all between the barrier and the first ldmatrix). Slot (i + S - 1) % S was last read
+	 * in iteration i - 1, before this iteration's barrier; they still run S - 2 dots ahead. */
+	ir_op *late = !adot && stages >= 3 ? last_staged_dot(p, body, st, n) : NULL;
+	ir_op *anchor = late ? late->next : first;
+	ir_builder cb = {p->c, body, anchor, fo->loc};
+	ir_value *iva = ir_build2(&cb, IR_OP_ADDI, it, iv, ir_const_int(&cb, it, (stages - 1) * step));
 	ir_ptrmap map = {0};
 	ir_ptrmap_put(&map, iv, iva);
-	loop_clone_stage0(p->c, body, &ops, &map, body, first);
-	ir_value *live = ir_build2(&bb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
+	loop_clone_stage0(p->c, body, &ops, &map, body, anchor);
+	ir_value *live = ir_build2(&cb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
 	ir_op_set_str(p->c, live->def, "pred", "lt");
 	if (adot) {
 		ir_builder ib = {p->c, body, adot->next, fo->loc};
@@ -420,7 +446,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		ir_build(&ib, IR_OP_BARRIER, 0, NULL, 0, NULL);
 		issue(p, &ib, st, n, &map, wslot, live, ring, slot_bytes);
 	} else {
-		issue(p, &bb, st, n, &map, wslot, live, ring, slot_bytes);
+		issue(p, &cb, st, n, &map, wslot, live, ring, slot_bytes);
 	}
 	for (int a = 0; a < nc; a++)
 		if (carried[a])
