@@ -388,15 +388,17 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	int acc_k = -1;
 	ir_op *acc_use;
 	ir_op *adot = async_dot(p, body, st, n, &acc_k, &acc_use);
+	ir_op *early = NULL;
 	if (adot && acc_use) {
 		/* the chained form: the carried accumulator waited for before its first reader,
 		 * or right after an earlier wgmma dot that waits for everything (attention's
 		 * first dot): the lowering makes one wait of the two */
 		ir_value *arg = body->args[1 + acc_k];
-		ir_op *at = acc_use;
+		ir_op *at = acc_use, *first_dot = NULL;
 		for (ir_op *o = body->first; o && o != acc_use; o = o->next)
 			if (o != adot && wgmma_sync_dot(o)) {
 				at = o->next;
+				first_dot = o;
 				break;
 			}
 		ir_builder wb = {p->c, body, at, acc_use->loc};
@@ -404,6 +406,20 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		ir_op_set_int(p->c, dw, "pending", 0);
 		ir_replace_uses_in(body, arg, &dw->results[0]);
 		ir_op_set_operand(dw, 0, arg);
+		/* The copies then need a barrier once every warpgroup's last dot is done with
+		 * the slot they overwrite: after that dot's wgmma (below), or as early as the
+		 * wait above. With several warpgroups, early makes them meet where they all wait
+		 * for the first dot, which a short first dot (K <= 64: attention at head dim 64)
+		 * makes cheap; with a longer one (D128) each warpgroup's softmax no longer
+		 * overlaps the other's first dot. H100, the bench attention (8 warps) against
+		 * Triton: D64 0.979x -> 0.996x early, D128 1.020x -> 0.95x (docs/perf.md, stage
+		 * 11). One warpgroup (4 warps) keeps the copies after the last dot: not measured. */
+		int warp, warps;
+		if (first_dot && gpu_func_shape(p->f, &warp, &warps) && warps >= 8) {
+			const ir_type *at0 = first_dot->operands[0]->type;
+			if (at0->kind == IR_TILE && at0->shape[at0->rank - 1] <= 64)
+				early = dw;
+		}
 	}
 	ir_op *first = body->first;
 	ir_builder bb = {p->c, body, first, fo->loc};
@@ -441,7 +457,7 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	ir_value *live = ir_build2(&cb, IR_OP_CMPI, ir_type_scalar(p->c, IR_I1), iva, hi);
 	ir_op_set_str(p->c, live->def, "pred", "lt");
 	if (adot) {
-		ir_builder ib = {p->c, body, adot->next, fo->loc};
+		ir_builder ib = {p->c, body, early ? early->next : adot->next, fo->loc};
 		ir_op_set_int(p->c, adot, "wait", 1);
 		ir_build(&ib, IR_OP_BARRIER, 0, NULL, 0, NULL);
 		issue(p, &ib, st, n, &map, wslot, live, ring, slot_bytes);
