@@ -295,10 +295,9 @@ static sval value_attr(sema *s, sval v, const char *name, srcloc loc)
 	if (v.kind == SV_INT || v.kind == SV_FLOAT || v.kind == SV_BOOL) {
 		if (!strcmp(name, "value"))
 			return v; /* tl.constexpr(...).value */
-		/* Triton makes a local assigned a Python number a scalar tensor (int32, uint32 or
-		 * int64 by value, fp32, int1), so tensor methods apply to it: `n = BLOCK;
-		 * n.to(tl.uint32)`. tilecc keeps such locals compile-time; a tensor method
-		 * materializes the number as Triton would have at the assignment. */
+		/* a tensor method on a compile-time number (a local assigned one is already a
+		 * scalar tensor, assigned_value): the number is materialized as Triton's
+		 * to_tensor would, then the method runs */
 		int b = sema_find_builtin(name, SEMA_NS_TL | SEMA_NS_MATH);
 		if (b >= 0 && sema_builtins[b].method) {
 			sval *self = ARENA_NEW(s->a, sval);
@@ -561,8 +560,9 @@ static sval eval_fstring(sema *s, const ast_expr *e)
 
 static ir_value *runtime_cond(sema *s, sval c, srcloc loc)
 {
-	if (c.kind != SV_IR)
-		return NULL;
+	int64_t k;
+	if (c.kind != SV_IR || sema_ir_const_int(c.ir, &k))
+		return NULL; /* a constant (`DEBUG = False; if DEBUG:`) is decided here */
 	if (c.ir->type->kind == IR_TILE)
 		sema_fail(s, loc, "a condition must be a scalar, got %s", sv_describe(s, &c));
 	return sema_to_i1(s, c.ir, loc);
@@ -702,6 +702,27 @@ static void name_value(sema *s, sval *v, const char *name)
 	if (v->kind == SV_IR && !v->ir->name && name[0] != '_')
 		v->ir->name = name;
 	(void)s;
+}
+
+/* What a plain assignment binds (Triton's code generator sanitizes every assigned value):
+ * a Python number becomes a scalar tensor of to_tensor's type (int32, uint32, int64 or
+ * uint64 by value; fp32, or fp64 out of fp32's range; int1), tuples element by element;
+ * anything else (tensors, None, dtypes, functions) as it is. So `s = 0.5; x_fp16 * s` is
+ * fp32, as in Triton, where the literal `x_fp16 * 0.5` stays fp16. `X: tl.constexpr = v`
+ * binds v itself, and so does any assignment in a compile-time Python function. */
+static sval assigned_value(sema *s, sval v, srcloc loc)
+{
+	if (s->pyfn_depth)
+		return v; /* a compile-time Python function (@tl.constexpr) is Python */
+	if (sv_is_number(&v))
+		return sv_ir(sema_to_ir(s, &v, NULL, loc));
+	if (v.kind == SV_TUPLE) {
+		sval *items = ARENA_NEWN(s->a, sval, v.tup.n > 0 ? v.tup.n : 1);
+		for (int i = 0; i < v.tup.n; i++)
+			items[i] = assigned_value(s, v.tup.items[i], loc);
+		return sv_tuple(s, v.tup.n, items);
+	}
+	return v;
 }
 
 static void assign(sema *s, const ast_expr *t, sval v, srcloc loc)
@@ -1239,7 +1260,7 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 		eval(s, st->expr);
 		return FLOW_NORMAL;
 	case AST_ASSIGN: {
-		sval v = eval(s, st->assign.value);
+		sval v = assigned_value(s, eval(s, st->assign.value), st->assign.value->loc);
 		for (int k = 0; k < st->assign.ntargets; k++)
 			assign(s, st->assign.targets[k], v, st->assign.value->loc);
 		return FLOW_NORMAL;
@@ -1249,7 +1270,7 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 			sema_fail(s, st->aug.target->loc, "augmented assignment needs a plain name");
 		sval cur = lookup_name(s, st->aug.target->name, st->aug.target->loc);
 		sval r = eval(s, st->aug.value);
-		sval v = sema_binary(s, st->aug.op, cur, r, st->loc);
+		sval v = assigned_value(s, sema_binary(s, st->aug.op, cur, r, st->loc), st->loc);
 		assign(s, st->aug.target, v, st->loc);
 		return FLOW_NORMAL;
 	}
@@ -1260,6 +1281,8 @@ static int exec_stmt(sema *s, const ast_block *blk, int i)
 			 * sort.py: `CTA_TILE_N: tl.constexpr = TILE_N * tiles_n_per_cta` with a
 			 * runtime tiles_n_per_cta), so X is then simply that runtime value */
 			sval v = eval(s, st->ann.value);
+			if (!sema_is_constexpr_annotation(s, st->ann.annotation))
+				v = assigned_value(s, v, st->ann.value->loc);
 			assign(s, st->ann.target, v, st->ann.value->loc);
 		}
 		return FLOW_NORMAL;

@@ -122,7 +122,8 @@ static const ir_type *cdtype(sema *s, const sval *v, srcloc loc, const char *wha
 /* An int or a tuple/list of ints (shapes, axes, orders); returns how many. */
 static int int_list(sema *s, const sval *v, srcloc loc, const char *what, int64_t *out)
 {
-	if (v->kind == SV_INT || v->kind == SV_BOOL) {
+	int64_t k;
+	if (v->kind == SV_INT || v->kind == SV_BOOL || (v->kind == SV_IR && sema_ir_const_int(v->ir, &k))) {
 		out[0] = sema_cint(s, v, loc, what);
 		return 1;
 	}
@@ -133,7 +134,7 @@ static int int_list(sema *s, const sval *v, srcloc loc, const char *what, int64_
 		sema_fail(s, loc, "'%s' has %d elements; at most %d are supported", what, v->tup.n, MAXR);
 	for (int i = 0; i < v->tup.n; i++) {
 		const sval *x = &v->tup.items[i];
-		if (x->kind != SV_INT && x->kind != SV_BOOL)
+		if (x->kind != SV_INT && x->kind != SV_BOOL && !(x->kind == SV_IR && sema_ir_const_int(x->ir, &k)))
 			sema_fail(s, loc, "'%s' element %d must be a constexpr integer, got %s", what, i,
 				  sv_describe(s, x));
 		out[i] = sema_cint(s, x, loc, what);

@@ -108,8 +108,11 @@ const ir_type *sema_number_type(sema *s, const sval *v)
 	ir_type_kind k = IR_I32;
 	if (v->kind == SV_BOOL)
 		k = IR_I1;
-	else if (v->kind == SV_FLOAT)
-		k = IR_F32;
+	else if (v->kind == SV_FLOAT) /* to_tensor: fp64 outside fp32's normal range */
+		k = v->f == 0 || !isfinite(v->f) ||
+				    (fabs(v->f) >= 0x1p-126 && fabs(v->f) <= 0x1.fffffep127)
+			? IR_F32
+			: IR_F64;
 	else if (v->i >= -2147483648LL && v->i < 2147483648LL)
 		k = IR_I32;
 	else if (v->i >= 0 && v->i < 4294967296LL)
@@ -176,12 +179,29 @@ ir_value *sema_to_ir(sema *s, const sval *v, const ir_type *as, srcloc loc)
 	return sema_const(s, as ? as : sema_number_type(s, v), v);
 }
 
+bool sema_ir_const_int(const ir_value *v, int64_t *out)
+{
+	const ir_op *d = v->def;
+	if (!d || d->code != IR_OP_CONSTANT || v->type->kind == IR_TILE || ir_type_is_float(v->type))
+		return false;
+	const ir_attr *a = ir_op_attr(d, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return false;
+	*out = a->i;
+	return true;
+}
+
 int64_t sema_expect_int(sema *s, const sval *v, srcloc loc, const char *what)
 {
+	int64_t k;
 	if (v->kind == SV_INT)
 		return v->i;
 	if (v->kind == SV_BOOL)
 		return v->b;
+	/* a local assigned an integer is a scalar constant (Triton would reject it here;
+	 * tilecc takes its value) */
+	if (v->kind == SV_IR && sema_ir_const_int(v->ir, &k))
+		return k;
 	if (v->kind == SV_IR)
 		sema_fail(s, loc, "%s must be a constexpr integer, but it is %s known only at run time",
 			  what, sv_describe(s, v));
@@ -206,8 +226,12 @@ bool sema_truth(sema *s, const sval *v, srcloc loc)
 	case SV_STR: return v->s[0] != 0;
 	case SV_TUPLE: return v->tup.n != 0;
 	case SV_DTYPE: case SV_MODULE: case SV_JITFN: case SV_BUILTIN: case SV_METHOD: return true;
-	default:
+	default: {
+		int64_t k; /* a local assigned a number: a scalar constant */
+		if (v->kind == SV_IR && sema_ir_const_int(v->ir, &k))
+			return k != 0;
 		sema_fail(s, loc, "a constexpr condition is required here, got %s", sv_describe(s, v));
+	}
 	}
 }
 

@@ -237,6 +237,8 @@ int64_t sema_float_to_int(sema *s, double f, srcloc loc);
 double sema_float_pow(sema *s, double a, double b, srcloc loc);
 /* A constant of scalar or tile type t holding the number v. */
 ir_value *sema_const(sema *s, const ir_type *t, const sval *v);
+/* Whether v is a scalar integer (or int1) constant; its value in *out. */
+bool sema_ir_const_int(const ir_value *v, int64_t *out);
 /* Requires a compile-time integer (constexpr or Python int); what names the argument. */
 int64_t sema_expect_int(sema *s, const sval *v, srcloc loc, const char *what);
 /* Requires a dtype (tl.float32 etc.). */

@@ -46,12 +46,13 @@ def k(x_ptr, m_ptr, out_ptr, n, HAS_M: tl.constexpr, BLOCK: tl.constexpr):
 # fp16 accumulates in fp32; mp stays None, so only acc and j are carried
 # CHECK-LABEL: func @k(%x_ptr: ptr<f16>, %out_ptr: ptr<f32>, %n: i32)
 # CHECK: %acc = constant {value = 0.0} : tile<64xf32>
-# CHECK: %acc_1 = for %0, %n, %1, %acc : tile<64xf32> {
+# CHECK: %j = constant {value = 0} : i32
+# CHECK: %acc_1 = for %{{[a-z0-9_]+}}, %n, %{{[0-9]+}}, %acc : tile<64xf32> {
 # CHECK: %x = extf
 # CHECK: yield %acc_3
-# CHECK: %j = while %0 : i32 {
+# CHECK: %j_1 = while %j : i32 {
 # int8 accumulates in int64; with the mask pointer, mp is carried by both loops
 # MASK-LABEL: func @k(%x_ptr: ptr<i8>, %m_ptr: ptr<i8>, %out_ptr: ptr<i64>, %n: i32)
 # MASK: constant {value = 0} : tile<64xi64>
 # MASK: %mp_1, %acc_1 = for {{.*}} : tile<64xptr<i8>>, tile<64xi64> {
-# MASK: %mp_4, %j = while {{.*}} : tile<64xptr<i8>>, i32 {
+# MASK: %mp_4, %j_1 = while {{.*}} : tile<64xptr<i8>>, i32 {

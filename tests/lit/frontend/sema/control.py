@@ -61,12 +61,12 @@ def control(x_ptr, c_ptr, n, k, BLOCK: tl.constexpr, MODE: tl.constexpr):
 # CHECK-NOT: 100.0
 # CHECK: %x_1 = addf %x, %{{.*}} : tile<128xf32>
 # elif nests a second if; the variable set in one branch only (tmp) is not a result
-# CHECK: %scale = if %{{.*}} : f32 {
 # CHECK: %scale_1 = if %{{.*}} : f32 {
+# CHECK: %scale_3 = if %{{.*}} : f32 {
 # CHECK: %y = if %{{.*}} : tile<128xf32> {
-# CHECK: %acc_1, %cnt = for %{{.*}}, %k, %{{.*}}, %acc, %{{.*}} : tile<128xf32>, i32 {
-# CHECK-NEXT: ^(%i: i32, %acc_2: tile<128xf32>, %cnt_1: i32):
-# CHECK: yield %acc_3, %cnt_2
+# CHECK: %acc_1, %cnt_1 = for %{{.*}}, %k, %{{.*}}, %acc, %{{.*}} : tile<128xf32>, i32 {
+# CHECK-NEXT: ^(%i: i32, %acc_2: tile<128xf32>, %cnt_2: i32):
+# CHECK: yield %acc_3, %cnt_3
 # CHECK: = constant {value = -1} : i32
 # CHECK-NEXT: %acc_4 = for %k, %{{.*}}, %{{.*}}, %acc_1 {num_stages = 3} : tile<128xf32> {
 # static_range(3) unrolled: three adds, the last of the constant 2.0
@@ -81,7 +81,7 @@ def control(x_ptr, c_ptr, n, k, BLOCK: tl.constexpr, MODE: tl.constexpr):
 # CHECK-NEXT: ^(%t_2: i32):
 # CHECK-NEXT: %t_3 = addi %t_2, %{{.*}} : i32
 # CHECK-NEXT: yield %t_3
-# CHECK: store %{{.*}}, %cnt
+# CHECK: store %{{.*}}, %cnt_1
 # CHECK-NEXT: yield
 # CHECK-NEXT: }
 # CHECK-NEXT: return
