@@ -132,7 +132,6 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 	ir_build(b, IR_OP_ASYNC_COMMIT, 0, NULL, 0, NULL);
 }
 
-/* The top-level op of body that holds op (op itself, or the op whose region nests it). */
 /* Whether op is a wgmma dot (#mma version 3) that waits for every group in flight
  * (no {wait}). */
 static bool wgmma_sync_dot(const ir_op *op)
@@ -142,6 +141,16 @@ static bool wgmma_sync_dot(const ir_op *op)
 	       gpu_layout_parse(op->results[0].type->layout, &l) && l.mma == 3 && !ir_op_int(op, "wait", 0);
 }
 
+/* Of two ops of one block (a may be NULL), the one that comes later. */
+static ir_op *later(ir_op *a, ir_op *b)
+{
+	for (ir_op *o = a ? a->next : NULL; o; o = o->next)
+		if (o == b)
+			return b;
+	return a ? a : b;
+}
+
+/* The top-level op of body that holds op (op itself, or the op whose region nests it). */
 static ir_op *top_level(ir_block *body, ir_op *op)
 {
 	while (op && op->parent != body)
@@ -168,11 +177,7 @@ static ir_op *async_dot(piper *p, ir_block *body, staged *st, int n, int *k, ir_
 		if (!d || d->code != IR_OP_DOT || !d->results[0].type->layout ||
 		    !gpu_layout_parse(d->results[0].type->layout, &l) || l.mma != 3)
 			return NULL;
-		if (!dot)
-			dot = d;
-		for (ir_op *o = dot->next; o; o = o->next)
-			if (o == d)
-				dot = d;
+		dot = later(dot, d);
 	}
 	if (!dot)
 		return NULL;
@@ -218,11 +223,7 @@ static ir_op *last_staged_dot(piper *p, ir_block *body, staged *st, int n)
 		ir_op *d = top_level(body, loop_only_user(p->f, body, &st[q].cvt->results[0]));
 		if (!d)
 			return NULL;
-		if (!last)
-			last = d;
-		for (ir_op *o = last->next; o; o = o->next)
-			if (o == d)
-				last = d;
+		last = later(last, d);
 	}
 	return last;
 }
