@@ -7,6 +7,9 @@
  *   mixed_A_B    promotion of two tensor dtypes (the kernel checks the result dtype with
  *                tl.static_assert; the values are checked here)
  *   weak_int_T   int8/uint8/int16 + a Python int stays narrow and wraps
+ *   number_locals  a local assigned a Python number is a scalar tensor (int32, uint32, fp32):
+ *                int8 + k does not wrap in int8, // and % of two such locals truncate, int32
+ *                products wrap, fp16 * s is computed in fp32
  *
  * Sizes 1, a prime and a non-multiple of BLOCK (256), masked; references in C. */
 #include "e2e.h"
@@ -281,6 +284,42 @@ static void test_weak_int(e2e_dtype t, e2e_dtype rt, int n, uint64_t seed)
 	e2e_end();
 }
 
+/* Locals holding Python numbers (see the kernel): i = (x + 100) * 16 + (-3) * 1000 + (-1) * 100000
+ * + 0 + x * 7 in int32, u = x + 3000000000 in uint32, f = h * 1e-6 in fp32. */
+static void test_number_locals(int n, uint64_t seed)
+{
+	e2e_begin("number_locals n=%d", n);
+	tilert_kernel *k = e2e_kernel("number_locals", "number_locals");
+	e2e_rng r = e2e_rng_new(seed);
+	void *x = e2e_alloc((size_t)n), *h = e2e_alloc((size_t)n * 2);
+	void *oi = e2e_alloc((size_t)n * 4), *ou = e2e_alloc((size_t)n * 4), *of = e2e_alloc((size_t)n * 4);
+	int64_t *wi = malloc(n * sizeof(int64_t)), *wu = malloc(n * sizeof(int64_t));
+	double *wf = malloc(n * sizeof(double));
+	for (int i = 0; i < n; i++) {
+		int64_t xv = rand_int(&r, E2E_I8);
+		e2e_seti(x, i, E2E_I8, xv);
+		/* fp16 values in [-60000, 60000]: their fp16 product with 1e-6 would be subnormal */
+		e2e_setf(h, i, E2E_F16, e2e_uniform(&r, -60000.0, 60000.0));
+		double hv = e2e_getf(h, i, E2E_F16);
+		wi[i] = (xv + 100) * 16 - 3000 - 100000 + xv * 7;
+		wu[i] = (int64_t)(uint32_t)(xv + 3000000000LL);
+		wf[i] = (double)((float)hv * 1e-6f);
+	}
+	e2e_poison(oi, (size_t)n * 4);
+	e2e_poison(ou, (size_t)n * 4);
+	e2e_poison(of, (size_t)n * 4);
+	void *args[] = {&x, &h, &oi, &ou, &of, &n};
+	if (!e2e_launch(k, grid_of(n), 1, 1, args, 6)) {
+		cmp_int("i", oi, E2E_I32, wi, n);
+		cmp_int("u", ou, E2E_U32, wu, n);
+		e2e_cmp("f", of, E2E_F32, wf, NULL, (size_t)n, E2E_TOL_F32);
+	}
+	free(wi);
+	free(wu);
+	free(wf);
+	e2e_end();
+}
+
 int main(int argc, char **argv)
 {
 	e2e_init(argc, argv);
@@ -306,5 +345,7 @@ int main(int argc, char **argv)
 	E2E_RUN(test_weak_int(E2E_I8, E2E_I8, 300, 4000));
 	E2E_RUN(test_weak_int(E2E_U8, E2E_U8, 300, 4001));
 	E2E_RUN(test_weak_int(E2E_I16, E2E_I16, 300, 4002));
+	E2E_RUN(test_number_locals(1, 4100));
+	E2E_RUN(test_number_locals(263, 4101));
 	return e2e_finish();
 }

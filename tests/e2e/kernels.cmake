@@ -67,6 +67,7 @@ endforeach()
 e2e_kernel(elementwise weak_int_i8 elementwise.py weak_int "*i8, *i8, i32, 256")
 e2e_kernel(elementwise weak_int_i16 elementwise.py weak_int "*i16, *i16, i32, 256")
 e2e_kernel(elementwise weak_int_u8 elementwise.py weak_int "*u8, *u8, i32, 256")
+e2e_kernel(elementwise number_locals elementwise.py number_locals "*i8, *fp16, *i32, *u32, *fp32, i32, 256")
 
 # ---- convert.c: .to() between dtypes (value conversions and bitcasts).
 foreach(ab fp32:fp16 fp16:fp32 fp32:bf16 bf16:fp32 fp16:bf16 bf16:fp16 fp64:fp32 fp32:fp64

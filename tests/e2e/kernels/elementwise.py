@@ -95,3 +95,33 @@ def weak_int(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(r.dtype == out_ptr.dtype.element_ty)
     r = r * 3 - 2
     tl.store(out_ptr + offs, r, mask=mask)
+
+
+@triton.jit
+def number_locals(x_ptr, h_ptr, i_ptr, u_ptr, f_ptr, n, BLOCK: tl.constexpr):
+    # a local assigned a Python number is a scalar tensor of to_tensor's dtype (Triton's code
+    # generator), not a weak Python number: int8 + k is int32, fp16 * s is fp32, m // 2 and
+    # m % 2 truncate toward zero, (1 << 30) * 4 wraps in int32, 3000000000 is uint32
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    h = tl.load(h_ptr + offs, mask=mask)
+    k = 100
+    a = x + k
+    tl.static_assert(a.dtype == tl.int32)
+    m = -7
+    q = m // 2
+    r = m % 2
+    big = 1 << 30
+    w = big * 4
+    acc = 0
+    acc += x
+    tl.store(i_ptr + offs, a * 16 + q * 1000 + r * 100000 + w + acc * 7, mask=mask)
+    u = 3000000000
+    v = x + u
+    tl.static_assert(v.dtype == tl.uint32)
+    tl.store(u_ptr + offs, v, mask=mask)
+    s = 0.000001
+    f = h * s
+    tl.static_assert(f.dtype == tl.float32)
+    tl.store(f_ptr + offs, f, mask=mask)
