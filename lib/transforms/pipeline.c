@@ -76,10 +76,12 @@ static bool is_zero(const ir_value *v)
 	return a && ((a->kind == IR_ATTR_INT && a->i == 0) || (a->kind == IR_ATTR_FLOAT && a->f == 0.0));
 }
 
-/* Whether load op (in body) can be issued ahead as an async copy for a dot. */
-static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
+/* Whether load op, whose tile cv converts to a #shared layout, can be an async copy into
+ * cv's shared memory instead: a 2-D tile of pointers, `other` absent or zero (the copy
+ * zero-fills), 4, 8 or 16 bytes per access, each landing whole in the #shared layout. */
+static bool copyable(piper *p, const ir_op *op, const ir_op *cv)
 {
-	if (op->code != IR_OP_LOAD || op->parent != body)
+	if (op->code != IR_OP_LOAD || cv->code != IR_OP_CONVERT_LAYOUT || !gpu_is_shared(cv->results[0].type))
 		return false;
 	const ir_type *pt = op->operands[0]->type;
 	if (pt->kind != IR_TILE || pt->rank != 2 || pt->elem->kind != IR_PTR)
@@ -89,9 +91,6 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	int64_t bytes = ir_op_int(op, "vec", 1) * gpu_elem_bytes(op->results[0].type->elem);
 	if (bytes != 4 && bytes != 8 && bytes != 16)
 		return false;
-	ir_op *cv = loop_only_user(p->f, body, &op->results[0]);
-	if (!cv || cv->code != IR_OP_CONVERT_LAYOUT || !gpu_is_shared(cv->results[0].type))
-		return false;
 	/* each access a thread makes lands whole in the slot: the #shared layout stores the
 	 * run's dimension contiguously (a run down the columns needs order [0, 1]) */
 	gpu_layout sl;
@@ -99,7 +98,16 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	if (!gpu_func_shape(p->f, &warp, &warps) || !gpu_layout_parse(cv->results[0].type->layout, &sl))
 		return false;
 	gpu_layout_run_dim(pt, warp, warps, &dim);
-	if (!gpu_run_fits_shared(&sl, pt->shape, dim, (int)ir_op_int(op, "vec", 1)))
+	return gpu_run_fits_shared(&sl, pt->shape, dim, (int)ir_op_int(op, "vec", 1));
+}
+
+/* Whether load op (in body) can be issued ahead as an async copy for a dot. */
+static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
+{
+	if (op->code != IR_OP_LOAD || op->parent != body)
+		return false;
+	ir_op *cv = loop_only_user(p->f, body, &op->results[0]);
+	if (!cv || !copyable(p, op, cv))
 		return false;
 	ir_op *dot = loop_only_user(p->f, body, &cv->results[0]);
 	if (!dot || dot->code != IR_OP_DOT || dot->operands[2] == &cv->results[0])
@@ -345,13 +353,15 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	if (stages < 2)
 		goto out;
 	int ring = p->rings++;
+	int64_t kwithin[2];
 	for (int h = 0, at = 0; h < nkeep; h++) {
 		const ir_type *t = keep[h]->results[0].type;
 		at = (int)((at + 1023) / 1024 * 1024);
+		kwithin[h] = stages * slot_bytes + at;
 		ir_op_remove(keep[h]);
 		ir_block_insert_before(fo->parent, fo, keep[h]);
 		ir_op_set_int(p->c, keep[h], "ring", ring);
-		ir_op_set_int(p->c, keep[h], "within", stages * slot_bytes + at);
+		ir_op_set_int(p->c, keep[h], "within", kwithin[h]);
 		at += (int)(ir_type_numel(t) * gpu_elem_bytes(t->elem));
 	}
 	const ir_type *it = iv->type;
@@ -360,6 +370,29 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	/* prologue: iterations 0 .. S - 2 */
 	ir_builder b = {p->c, fo->parent, fo, fo->loc};
 	ir_build(&b, IR_OP_BARRIER, 0, NULL, 0, NULL);
+	/* A kept operand that is a load of its own (attention's Q) is copied straight into its
+	 * place too, with iteration 0's copies (their wait is its wait), instead of through
+	 * registers: a 128x128 fp16 Q is 64 registers a thread, live where the zeroed
+	 * accumulators are, which made ptxas spill them at 4 warps and D128. The load itself
+	 * goes once no other conversion (a second loop's) reads it. */
+	for (int h = 0; h < nkeep; h++) {
+		ir_op *ld = keep[h]->operands[0]->def;
+		if (!ld || !copyable(p, ld, keep[h]))
+			continue;
+		const ir_type *vt = keep[h]->results[0].type;
+		ir_value *zero = ir_const_int(&b, i32(p), 0);
+		ir_op *view = ir_build(&b, IR_OP_LOCAL_VIEW, 1, &zero, 1, &vt);
+		ir_op_set_int(p->c, view, "ring", ring);
+		ir_op_set_int(p->c, view, "within", kwithin[h]);
+		ir_op_set_int(p->c, view, "slot_bytes", 0);
+		ir_value *ops[3] = {&view->results[0], ld->operands[0], ld->noperands > 1 ? ld->operands[1] : NULL};
+		ir_op *cp = ir_build(&b, IR_OP_ASYNC_COPY, ops[2] ? 3 : 2, ops, 0, NULL);
+		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));
+		ir_replace_uses_in(body, &keep[h]->results[0], &view->results[0]);
+		ir_op_erase(keep[h]);
+		if (!walk_count_uses(p->f->body, &ld->results[0]))
+			ir_op_erase(ld);
+	}
 	ir_value **cur = ARENA_NEWN(ir_arena(p->c), ir_value *, nc > 0 ? nc : 1);
 	for (int a = 0; a < nc; a++)
 		cur[a] = fo->operands[3 + a];
