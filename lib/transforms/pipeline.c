@@ -24,7 +24,10 @@
  * A load qualifies when its only use is its conversion to a #shared layout for a dot in
  * the same body whose result is in an #mma layout, its `other` is absent or zero (the
  * copy zero-fills masked elements), it moves 4, 8 or 16 bytes per access ({vec}), and
- * each access lands whole in the #shared layout (gpu_run_fits_shared).
+ * each access lands whole in the #shared layout (gpu_run_fits_shared). A loop-invariant
+ * operand of such a dot (attention's Q) is staged once, before the loop, past the slots;
+ * when it is itself a load that would qualify, it is copied there with iteration 0's
+ * copies instead of going through registers.
  * Stage 0, what the copies need, is the backward slice of the loads' pointers and masks
  * in the body: pure region-free ops of the induction variable, loop-invariant values and
  * carried values (the pointer tiles) whose next value stage 0 computes too. It is cloned
