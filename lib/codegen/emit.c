@@ -477,8 +477,8 @@ static int lower_all(cg *c, ir_module *m, arena *a, const char *family, const ch
  * quadratic, and a 100k-op kernel took minutes (docs/perf.md, "Compile time vs IR size").
  *
  * A function of more LLVM instructions than the threshold after the lowering and a first
- * cleanup (is_huge) therefore takes a reduced pipeline: SROA (tiles out of their buffers), early CSE and simplifycfg, each
- * linear, and the object is then made at CodeGenOpt::None, linear too. On CPUs that means
+ * cleanup (is_huge) therefore takes a reduced pipeline: SROA (tiles out of their buffers),
+ * early CSE and simplifycfg, each linear, and the object is then made at CodeGenOpt::None, linear too. On CPUs that means
  * fast instruction selection and the fast register allocator, no CodeGenPrepare, LSR or
  * machine scheduler; the code of a huge function is scalar loops with spills: slower, but
  * made in seconds. GPU code generators at their full level were not linear either (NVPTX's
@@ -541,7 +541,7 @@ static LLVMValueRef largest_function(LLVMModuleRef m, long *insts)
  * as the reduced pipeline starts), and judged again: the lowering repeats index and mask
  * arithmetic per element that early CSE merges, so a real kernel often comes back well
  * under it (tutorial 06's _attn_fwd at D128, BLOCK_M 128, 3 stages: 20 822 instructions,
- * 9 023 after it; its reduced pipeline made ptxas serialize its wgmma and spill), where
+ * 9 002 after it; its reduced pipeline made ptxas serialize its wgmma and spill), where
  * bench/compile/gen_ir.py's synthetic ones stay huge. *err: LLVM's error, if a pass failed. */
 static bool is_huge(cg *c, LLVMTargetMachineRef tm, strbuf *tr, LLVMErrorRef *err)
 {

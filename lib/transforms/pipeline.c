@@ -123,6 +123,17 @@ static bool candidate(piper *p, ir_block *body, ir_op *op, staged *st)
 	return true;
 }
 
+/* The tile of type vt at `within` in slot `slot` of the ring (slots slot_bytes apart). */
+static ir_value *ring_view(piper *p, ir_builder *b, ir_value *slot, const ir_type *vt, int ring, int64_t within,
+			   int64_t slot_bytes)
+{
+	ir_op *view = ir_build(b, IR_OP_LOCAL_VIEW, 1, &slot, 1, &vt);
+	ir_op_set_int(p->c, view, "ring", ring);
+	ir_op_set_int(p->c, view, "within", within);
+	ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
+	return &view->results[0];
+}
+
 /* The async copies of one iteration (whose stage-0 values map holds) into slot `slot`,
  * predicated on `live`, and their commit, before `before`. */
 static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir_value *slot,
@@ -130,13 +141,9 @@ static void issue(piper *p, ir_builder *b, staged *st, int n, ir_ptrmap *map, ir
 {
 	for (int q = 0; q < n; q++) {
 		ir_op *ld = st[q].load;
-		const ir_type *vt = st[q].cvt->results[0].type;
-		ir_op *view = ir_build(b, IR_OP_LOCAL_VIEW, 1, &slot, 1, &vt);
-		ir_op_set_int(p->c, view, "ring", ring);
-		ir_op_set_int(p->c, view, "within", st[q].within);
-		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
+		ir_value *view = ring_view(p, b, slot, st[q].cvt->results[0].type, ring, st[q].within, slot_bytes);
 		ir_value *m = loop_ahead_mask(p->c, b, ld, map, live);
-		ir_value *ops[3] = {&view->results[0], loop_mapped(map, ld->operands[0]), m};
+		ir_value *ops[3] = {view, loop_mapped(map, ld->operands[0]), m};
 		ir_op *cp = ir_build(b, IR_OP_ASYNC_COPY, 3, ops, 0, NULL);
 		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));
 	}
@@ -356,15 +363,13 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	if (stages < 2)
 		goto out;
 	int ring = p->rings++;
-	int64_t kwithin[2];
 	for (int h = 0, at = 0; h < nkeep; h++) {
 		const ir_type *t = keep[h]->results[0].type;
 		at = (int)((at + 1023) / 1024 * 1024);
-		kwithin[h] = stages * slot_bytes + at;
 		ir_op_remove(keep[h]);
 		ir_block_insert_before(fo->parent, fo, keep[h]);
 		ir_op_set_int(p->c, keep[h], "ring", ring);
-		ir_op_set_int(p->c, keep[h], "within", kwithin[h]);
+		ir_op_set_int(p->c, keep[h], "within", stages * slot_bytes + at);
 		at += (int)(ir_type_numel(t) * gpu_elem_bytes(t->elem));
 	}
 	const ir_type *it = iv->type;
@@ -382,16 +387,12 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 		ir_op *ld = keep[h]->operands[0]->def;
 		if (!ld || !copyable(p, ld, keep[h]))
 			continue;
-		const ir_type *vt = keep[h]->results[0].type;
-		ir_value *zero = ir_const_int(&b, i32(p), 0);
-		ir_op *view = ir_build(&b, IR_OP_LOCAL_VIEW, 1, &zero, 1, &vt);
-		ir_op_set_int(p->c, view, "ring", ring);
-		ir_op_set_int(p->c, view, "within", kwithin[h]);
-		ir_op_set_int(p->c, view, "slot_bytes", 0);
-		ir_value *ops[3] = {&view->results[0], ld->operands[0], ld->noperands > 1 ? ld->operands[1] : NULL};
+		ir_value *view = ring_view(p, &b, ir_const_int(&b, i32(p), 0), keep[h]->results[0].type, ring,
+					   ir_op_int(keep[h], "within", 0), 0);
+		ir_value *ops[3] = {view, ld->operands[0], ld->noperands > 1 ? ld->operands[1] : NULL};
 		ir_op *cp = ir_build(&b, IR_OP_ASYNC_COPY, ops[2] ? 3 : 2, ops, 0, NULL);
 		ir_op_set_int(p->c, cp, "vec", ir_op_int(ld, "vec", 1));
-		ir_replace_uses_in(body, &keep[h]->results[0], &view->results[0]);
+		ir_replace_uses_in(body, &keep[h]->results[0], view);
 		ir_op_erase(keep[h]);
 		if (!walk_count_uses(p->f->body, &ld->results[0]))
 			ir_op_erase(ld);
@@ -508,12 +509,8 @@ static void pipeline_loop(piper *p, ir_op *fo, int stages, int cc)
 	/* the dot reads this iteration's slot */
 	for (int q = 0; q < n; q++) {
 		ir_builder vb = {p->c, body, st[q].cvt, st[q].cvt->loc};
-		const ir_type *vt = st[q].cvt->results[0].type;
-		ir_op *view = ir_build(&vb, IR_OP_LOCAL_VIEW, 1, &rslot, 1, &vt);
-		ir_op_set_int(p->c, view, "ring", ring);
-		ir_op_set_int(p->c, view, "within", st[q].within);
-		ir_op_set_int(p->c, view, "slot_bytes", slot_bytes);
-		ir_replace_uses_in(body, &st[q].cvt->results[0], &view->results[0]);
+		ir_value *view = ring_view(p, &vb, rslot, st[q].cvt->results[0].type, ring, st[q].within, slot_bytes);
+		ir_replace_uses_in(body, &st[q].cvt->results[0], view);
 		ir_op_erase(st[q].cvt);
 		ir_op_erase(st[q].load);
 	}
