@@ -1832,6 +1832,17 @@ static void lower_assert(cg *c, const ir_op *op)
 	LLVMPositionBuilderAtEnd(c->b, join);
 }
 
+/* Whether op reads or makes a tile in a #dot_op layout (an mma.sync operand's fragments). */
+static bool has_dot_op(const ir_op *op)
+{
+	for (int i = 0; i < op->noperands + op->nresults; i++) {
+		const ir_type *t = i < op->noperands ? op->operands[i]->type : op->results[i - op->noperands].type;
+		if (t->kind == IR_TILE && t->layout && !strncmp(t->layout, "dot_op<", 7))
+			return true;
+	}
+	return false;
+}
+
 static void lower_op(cg *c, const ir_op *op)
 {
 	cg_debug_loc(c, op->loc);
@@ -1840,6 +1851,9 @@ static void lower_op(cg *c, const ir_op *op)
 			lg_put(c, &op->results[0], lg_prog->slot_phi[k]);
 			return;
 		}
+	if (op->code != IR_OP_LOCAL_LOAD && op->code != IR_OP_DOT && !op->nregions &&
+	    op->code != IR_OP_YIELD && op->code != IR_OP_CONDITION && has_dot_op(op))
+		cg_fail(c, op, "internal: a tile in a #dot_op layout is read by dots only");
 	if (ir_ops[op->code].traits & T_ELEMENTWISE) {
 		lower_elementwise(c, op);
 		return;
@@ -1866,6 +1880,7 @@ static void lower_op(cg *c, const ir_op *op)
 	case IR_OP_RETURN: LLVMBuildRetVoid(c->b); return;
 	case IR_OP_BARRIER: lg_barrier(c); return;
 	case IR_OP_LOCAL_VIEW: lg_lower_local_view(c, op); return;
+	case IR_OP_LOCAL_LOAD: lg_lower_local_load(c, op); return;
 	case IR_OP_ASYNC_COPY: lg_lower_async_copy(c, op); return;
 	case IR_OP_ASYNC_COMMIT: case IR_OP_ASYNC_WAIT: lg_lower_async(c, op); return;
 	case IR_OP_DOT_WAIT: lg_lower_dot_wait(c, op); return;

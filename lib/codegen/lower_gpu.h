@@ -131,6 +131,7 @@ void lg_lower_scan(cg *c, const ir_op *op);
 
 /* ---- lower_gpu_dot.c ---- */
 void lg_lower_local_view(cg *c, const ir_op *op);
+void lg_lower_local_load(cg *c, const ir_op *op);
 void lg_lower_async_copy(cg *c, const ir_op *op);
 void lg_lower_async(cg *c, const ir_op *op);
 void lg_lower_dot_wait(cg *c, const ir_op *op);

@@ -96,6 +96,87 @@ void lg_lower_async(cg *c, const ir_op *op)
 		c->isa->fence_proxy_async(c);
 }
 
+/* ---- operands fetched ahead (transforms/mma_prefetch.c) ----------------------------------- */
+
+/* The mma.sync plan for reading operand opidx of tile type rt (#dot_op layout l) from the
+ * staged tile of type vt: vt's extents are the pitch the fetch addresses with. */
+static bool fetch_plan(const ir_type *vt, const ir_type *rt, const gpu_layout *l, int opidx, gpu_mma *p)
+{
+	memset(p, 0, sizeof *p);
+	if (rt->elem->kind != IR_F16 && rt->elem->kind != IR_BF16)
+		return false;
+	p->kind = rt->elem->kind == IR_F16 ? GPU_MMA_F16 : GPU_MMA_BF16;
+	p->version = 2;
+	p->w0 = l->wpc[0];
+	p->w1 = l->wpc[1];
+	if (opidx == 0) {
+		p->M = vt->shape[0], p->K = vt->shape[1];
+		p->mtiles = (int)(p->M / (16 * p->w0));
+	} else {
+		p->K = vt->shape[0], p->N = vt->shape[1];
+		p->ntiles = (int)(p->N / (8 * p->w1));
+	}
+	return rt->shape[opidx] == vt->shape[opidx];
+}
+
+/* local_load %view into a #dot_op layout: ldmatrix, each i32 register's two halves in two
+ * slots (gpu_layout.h). */
+void lg_lower_local_load(cg *c, const ir_op *op)
+{
+	const ir_value *v = op->operands[0];
+	const ir_type *vt = v->type, *rt = op->results[0].type;
+	const gpu_layout *l = &lg_tile_layout(c, rt)->l, *sl = &lg_tile_layout(c, vt)->l;
+	gpu_mma p;
+	int opidx = l->opidx;
+	if (!c->isa->ldmatrix || l->kind != GPU_DOT_OP || !fetch_plan(vt, rt, l, opidx, &p) ||
+	    !gpu_mma_staged_fits(&p, opidx == 0 ? sl : NULL, opidx == 1 ? sl : NULL, false))
+		cg_fail(c, op, "internal: a local_load that is not an mma.sync operand's fragments");
+	gtile *src = lg_tget(c, v);
+	LLVMValueRef base = lg_smem_at(c, vt->elem, src->smem, cg_i32(c, 0));
+	if (src->dyn)
+		base = LLVMBuildGEP2(c->b, c->t_i8, base, &src->dyn, 1, "");
+	int ks = (int)(rt->shape[1 - opidx] / 16), n = lg_slots(c, rt);
+	LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)n / 2);
+	lower_mma_fetch(c, &p, opidx, base, sl, ks, lg_prog->tid, regs);
+	LLVMTypeRef pair_t = LLVMVectorType(p.kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
+	gtile *r = lg_new_tile(c, n);
+	for (int k = 0; k < n / 2; k++) {
+		LLVMValueRef pr = LLVMBuildBitCast(c->b, regs[k], pair_t, "");
+		for (int h = 0; h < 2; h++)
+			r->v[2 * k + h] = LLVMBuildExtractElement(c->b, pr, cg_i32(c, h), "");
+	}
+	lg_put(c, &op->results[0], r);
+}
+
+/* The dot's operands past the accumulator (#dot_op tiles: the first k-steps of A or B,
+ * local_load's registers), as lower_mma_dot takes them. */
+static void ahead_operands(cg *c, const ir_op *op, const gpu_mma *p, mma_ahead *ah)
+{
+	for (int i = 3; i < op->noperands; i++) {
+		const ir_value *x = op->operands[i];
+		const gpu_layout *l = &lg_tile_layout(c, x->type)->l;
+		int opidx = l->opidx;
+		bool ok = l->kind == GPU_DOT_OP && (p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16) && !p->x3 &&
+			  l->wpc[0] == p->w0 && l->wpc[1] == p->w1;
+		if (!ok)
+			cg_fail(c, op, "internal: a dot operand fetched ahead that is not its fragments");
+		gtile *t = lg_tget(c, x);
+		LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
+		LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)t->n / 2 + 1);
+		for (int k = 0; k < t->n / 2; k++) {
+			LLVMValueRef v = LLVMGetPoison(pair_t);
+			for (int h = 0; h < 2; h++)
+				v = LLVMBuildInsertElement(c->b, v, t->v[2 * k + h], cg_i32(c, h), "");
+			regs[k] = LLVMBuildBitCast(c->b, v, c->t_i32, "");
+		}
+		int ks = (int)(x->type->shape[1 - opidx] / 16);
+		if (opidx == 0)
+			ah->a = regs, ah->aks = ks;
+		else
+			ah->b = regs, ah->bks = ks;
+	}
+}
+
 /* A float operand element x of IR type e for the FMA dot, in LLVM type ct (f32 or f64):
  * fp8 (an i8 in memory) decoded through cg_convert, narrower floats extended. */
 static LLVMValueRef fma_operand(cg *c, const ir_op *op, LLVMValueRef x, const ir_type *e, LLVMTypeRef ct)
@@ -223,7 +304,7 @@ void lg_lower_dot(cg *c, const ir_op *op)
 				"target (--target=sm_90a)");
 		bool fits = v3 ? (a_regs ? c->isa->wgmma_rs && lower_wgmma_fits_rs(&mp, as, bs)
 				    : c->isa->wgmma && lower_wgmma_fits(&mp, as, bs))
-			       : lower_mma_fits(&mp, as, bs, a_regs);
+			       : gpu_mma_staged_fits(&mp, as, bs, a_regs);
 		if (!fits ||
 		    lg_tile_layout(c, ac->type)->l.mma != mp.version || acc->n != lg_slots(c, rt))
 			cg_fail(c, op, "internal: a dot in the #mma layout whose operands are not staged "
@@ -271,8 +352,11 @@ void lg_lower_dot(cg *c, const ir_op *op)
 				lower_wgmma_wait(c, &mp, pending, r->v);
 				lg_prog->wgmma_groups = pending;
 			}
-		} else
-			lower_mma_dot(c, &mp, ap, bp, as, bs, a_regs ? lg_tget(c, a)->v : NULL, lg_prog->tid, r->v);
+		} else {
+			mma_ahead ah = {0};
+			ahead_operands(c, op, &mp, &ah);
+			lower_mma_dot(c, &mp, ap, bp, as, bs, a_regs ? lg_tget(c, a)->v : NULL, &ah, lg_prog->tid, r->v);
+		}
 		lg_put(c, &op->results[0], r);
 		return;
 	}

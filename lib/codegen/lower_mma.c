@@ -97,66 +97,128 @@ static void mma_x3(cg *c, const LLVMValueRef *a, const LLVMValueRef *bf, LLVMVal
 	c->isa->mma(c, GPU_ISA_MMA_TF32, ah, bh, acc);
 }
 
-bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, bool a_regs)
-{
-	/* ldmatrix reads 16-byte matrix rows: one swizzle group each, and the row offsets a
-	 * tile adds (multiples of 8) must not change a row's phase; B of TF32 and S8 is read
-	 * element by element, each through its own row's phase. A 16-bit B may be stored
-	 * transposed (K contiguous: ldmatrix without .trans); A may be in registers. */
-	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
-	if (a_regs && !gpu_mma_a_regs(p, as))
-		return false;
-	for (int k = a_regs ? 1 : 0; k < 2; k++) {
-		const gpu_layout *l = k ? bs : as;
-		if (l->kind != GPU_SHARED || (l->order[0] != 1 && !(k == 1 && b16)) || l->panel)
-			return false;
-		if ((k == 0 || b16) &&
-		    (l->vec * gpu_mma_elem_bytes(p->kind) != 16 || 8 % (l->per_phase * l->max_phase)))
-			return false;
-	}
-	return true;
-}
+/* The lane-dependent parts of the fetch addresses, computed once per dot or fetch; as or
+ * bs NULL when that operand is not read from shared memory. */
+typedef struct lanes {
+	LLVMValueRef w1, q1, q2;
+	LLVMValueRef arow, aph;              /* A: the lane's row in tile 0 and its phase */
+	LLVMValueRef brow, bph, bgrp2;       /* B, N-major: k row, phase, column group */
+	bool btr;                            /* B stored transposed (K contiguous) */
+	LLVMValueRef tn2, tn1, tph2, tph1;   /* transposed B: row n (x4, x2) and phases */
+	LLVMValueRef t4, ncol;               /* TF32, S8: k offset and column in tile 0 */
+} lanes;
 
-void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bbase,
-		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, LLVMValueRef tid,
-		   LLVMValueRef *acc)
+static void lanes_init(cg *c, const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, LLVMValueRef tid,
+		       lanes *L)
 {
 	LLVMBuilderRef b = c->b;
 	LLVMValueRef lane = LLVMBuildURem(b, tid, cg_i32(c, 32), "");
 	LLVMValueRef w = LLVMBuildUDiv(b, tid, cg_i32(c, 32), "");
-	LLVMValueRef w1 = LLVMBuildURem(b, w, cg_i32(c, p->w1), "");
+	L->w1 = LLVMBuildURem(b, w, cg_i32(c, p->w1), "");
 	LLVMValueRef w0 = LLVMBuildURem(b, LLVMBuildUDiv(b, w, cg_i32(c, p->w1), ""), cg_i32(c, p->w0), "");
 	LLVMValueRef q = LLVMBuildUDiv(b, lane, cg_i32(c, 8), "");
 	LLVMValueRef r = LLVMBuildURem(b, lane, cg_i32(c, 8), "");
-	LLVMValueRef q1 = LLVMBuildAnd(b, q, cg_i32(c, 1), ""), q2 = LLVMBuildLShr(b, q, cg_i32(c, 1), "");
-
+	L->q1 = LLVMBuildAnd(b, q, cg_i32(c, 1), "");
+	L->q2 = LLVMBuildLShr(b, q, cg_i32(c, 1), "");
 	/* A: the lane's row within tile 0 ((q & 1) * 8 W0 + w0 * 8 + r) and k group (q >> 1) */
-	LLVMValueRef arow = LLVMBuildAdd(b, LLVMBuildAdd(b, LLVMBuildMul(b, q1, cg_i32(c, 8 * p->w0), ""),
-							 LLVMBuildMul(b, w0, cg_i32(c, 8), ""), ""), r, "");
-	LLVMValueRef aph = phase_of(c, as, arow);
+	if (as) {
+		L->arow = LLVMBuildAdd(b, LLVMBuildAdd(b, LLVMBuildMul(b, L->q1, cg_i32(c, 8 * p->w0), ""),
+						       LLVMBuildMul(b, w0, cg_i32(c, 8), ""), ""), r, "");
+		L->aph = phase_of(c, as, L->arow);
+	}
+	if (!bs)
+		return;
 	/* B: the lane's k row within the step ((q & 1) * 8 + r) and column group of tile 0
 	 * ((q >> 1) W1 + w1; .x2 fetches use lane % 16, whose q >> 1 is 0) */
-	LLVMValueRef brow = LLVMBuildAdd(b, LLVMBuildMul(b, q1, cg_i32(c, 8), ""), r, "");
-	LLVMValueRef bph = phase_of(c, bs, brow);
-	LLVMValueRef bgrp2 = LLVMBuildAdd(b, LLVMBuildMul(b, q2, cg_i32(c, p->w1), ""), w1, "");
+	L->brow = LLVMBuildAdd(b, LLVMBuildMul(b, L->q1, cg_i32(c, 8), ""), r, "");
+	L->bph = phase_of(c, bs, L->brow);
+	L->bgrp2 = LLVMBuildAdd(b, LLVMBuildMul(b, L->q2, cg_i32(c, p->w1), ""), L->w1, "");
 	/* B stored transposed (each n a row of K): the lane's row n in tile 0 (column group
 	 * (q >> 1) W1 + w1, row r of it) and its k half (q & 1); .x2 has q >> 1 = 0 */
-	bool btr = bs->order[0] == 0;
-	LLVMValueRef tn2 = LLVMBuildAdd(b, LLVMBuildMul(b, bgrp2, cg_i32(c, 8), ""), r, "");
-	LLVMValueRef tn1 = LLVMBuildAdd(b, LLVMBuildMul(b, w1, cg_i32(c, 8), ""), r, "");
-	LLVMValueRef tph2 = btr ? phase_of(c, bs, tn2) : NULL, tph1 = btr ? phase_of(c, bs, tn1) : NULL;
-	LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
-
+	L->btr = bs->order[0] == 0;
+	L->tn2 = LLVMBuildAdd(b, LLVMBuildMul(b, L->bgrp2, cg_i32(c, 8), ""), r, "");
+	L->tn1 = LLVMBuildAdd(b, LLVMBuildMul(b, L->w1, cg_i32(c, 8), ""), r, "");
+	L->tph2 = L->btr ? phase_of(c, bs, L->tn2) : NULL;
+	L->tph1 = L->btr ? phase_of(c, bs, L->tn1) : NULL;
 	/* TF32, S8: the lane's k offset within a half-step and its column in tile 0 */
+	L->t4 = LLVMBuildURem(b, lane, cg_i32(c, 4), "");
+	L->ncol = LLVMBuildAdd(b, LLVMBuildMul(b, L->w1, cg_i32(c, 8), ""), LLVMBuildUDiv(b, lane, cg_i32(c, 4), ""), "");
+}
+
+/* A's fragments at k-step kk: af[4 i + q], register q of row tile i (one ldmatrix.x4 each;
+ * row tile i is 16 W0 i rows below tile 0, in the same phase). */
+static void fetch_a(cg *c, const gpu_mma *p, const lanes *L, LLVMValueRef abase, const gpu_layout *as, int kk,
+		    LLVMValueRef *af)
+{
+	int eb = gpu_mma_elem_bytes(p->kind);
+	for (int i = 0; i < p->mtiles; i++) {
+		LLVMValueRef grp = LLVMBuildAdd(c->b, L->q2, cg_i32(c, 2 * kk), "");
+		LLVMValueRef idx = swizzled(c, as, p->K, L->arow, grp, L->aph);
+		c->isa->ldmatrix(c, at_plus(c, abase, idx, (int64_t)i * 16 * p->w0 * p->K, eb), 4, false, &af[4 * i]);
+	}
+}
+
+/* B's fragments at k-step kk: bf[2 j + q], register q of column tile j (k-step kk is 16 kk
+ * rows below step 0 for an N-major B, in the same phase). */
+static void fetch_b(cg *c, const gpu_mma *p, const lanes *L, LLVMValueRef bbase, const gpu_layout *bs, int kk,
+		    LLVMValueRef *bf)
+{
 	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
 	int eb = gpu_mma_elem_bytes(p->kind);
-	LLVMValueRef t4 = LLVMBuildURem(b, lane, cg_i32(c, 4), "");
-	LLVMValueRef ncol = LLVMBuildAdd(b, LLVMBuildMul(b, w1, cg_i32(c, 8), ""), LLVMBuildUDiv(b, lane, cg_i32(c, 4), ""), "");
+	int64_t krow_off = (int64_t)kk * 16 * p->N;
+	for (int j = 0; j < p->ntiles && !b16; j++)
+		fetch_b_elems(c, p, bbase, bs, j, kk, L->t4, L->ncol, &bf[2 * j]);
+	for (int j = 0; j < p->ntiles && b16; j += 2) {
+		bool pair = j + 1 < p->ntiles;
+		LLVMValueRef idx;
+		int64_t off;
+		if (L->btr) { /* rows n of tiles j (and j + 1), 8 W1 j below tile 0's; k groups 2 kk + (q & 1) */
+			LLVMValueRef g = LLVMBuildAdd(c->b, L->q1, cg_i32(c, 2 * kk), "");
+			idx = swizzled(c, bs, p->K, pair ? L->tn2 : L->tn1, g, pair ? L->tph2 : L->tph1);
+			off = (int64_t)j * 8 * p->w1 * p->K;
+		} else {
+			LLVMValueRef g = LLVMBuildAdd(c->b, pair ? L->bgrp2 : L->w1, cg_i32(c, (int64_t)j * p->w1), "");
+			idx = swizzled(c, bs, p->N, L->brow, g, L->bph);
+			off = krow_off;
+		}
+		c->isa->ldmatrix(c, at_plus(c, bbase, idx, off, eb), pair ? 4 : 2, !L->btr, &bf[2 * j]);
+	}
+}
 
+void lower_mma_fetch(cg *c, const gpu_mma *p, int opidx, LLVMValueRef base, const gpu_layout *sl, int ksteps,
+		     LLVMValueRef tid, LLVMValueRef *regs)
+{
+	lanes L;
+	lanes_init(c, p, opidx == 0 ? sl : NULL, opidx == 1 ? sl : NULL, tid, &L);
+	int per = opidx == 0 ? 4 : 2, tiles = opidx == 0 ? p->mtiles : p->ntiles;
+	LLVMValueRef *f = ARENA_NEWN(c->a, LLVMValueRef, (size_t)per * tiles + 2);
+	for (int kk = 0; kk < ksteps; kk++) {
+		if (opidx == 0)
+			fetch_a(c, p, &L, base, sl, kk, f);
+		else
+			fetch_b(c, p, &L, base, sl, kk, f);
+		for (int t = 0; t < tiles; t++)
+			for (int q = 0; q < per; q++)
+				regs[(t * ksteps + kk) * per + q] = f[per * t + q];
+	}
+}
+
+void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bbase,
+		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, const mma_ahead *ahead,
+		   LLVMValueRef tid, LLVMValueRef *acc)
+{
+	LLVMBuilderRef b = c->b;
+	lanes L;
+	lanes_init(c, p, aregs ? NULL : as, bs, tid, &L);
+	LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 	LLVMValueRef *af = ARENA_NEWN(c->a, LLVMValueRef, 4 * p->mtiles);
 	LLVMValueRef *bf = ARENA_NEWN(c->a, LLVMValueRef, 2 * p->ntiles + 2);
 	for (int kk = 0; kk < p->ksteps; kk++) {
-		for (int i = 0; i < p->mtiles && aregs; i++) /* A's fragment from its own slots */
+		bool a_ahead = ahead && kk < ahead->aks, b_ahead = ahead && kk < ahead->bks;
+		for (int i = 0; i < p->mtiles && a_ahead; i++) /* fetched ahead (local_load) */
+			for (int q = 0; q < 4; q++)
+				af[4 * i + q] = ahead->a[(i * ahead->aks + kk) * 4 + q];
+		for (int i = 0; i < p->mtiles && aregs && !a_ahead; i++) /* A's fragment from its own slots */
 			for (int j = 0; j < 4; j++) {
 				LLVMValueRef v = LLVMGetPoison(pair_t);
 				for (int h = 0; h < 2; h++)
@@ -164,31 +226,14 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 								   cg_i32(c, h), "");
 				af[4 * i + j] = LLVMBuildBitCast(b, v, c->t_i32, "");
 			}
-		for (int i = 0; i < p->mtiles && !aregs; i++) {
-			/* row tile i is 16 W0 i rows below tile 0, in the same phase */
-			LLVMValueRef grp = LLVMBuildAdd(b, q2, cg_i32(c, 2 * kk), "");
-			LLVMValueRef idx = swizzled(c, as, p->K, arow, grp, aph);
-			c->isa->ldmatrix(c, at_plus(c, abase, idx, (int64_t)i * 16 * p->w0 * p->K, eb), 4, false,
-					 &af[4 * i]);
-		}
-		/* k-step kk is 16 kk rows below step 0 (N-major B), in the same phase */
-		int64_t krow_off = (int64_t)kk * 16 * p->N;
-		for (int j = 0; j < p->ntiles && !b16; j++)
-			fetch_b_elems(c, p, bbase, bs, j, kk, t4, ncol, &bf[2 * j]);
-		for (int j = 0; j < p->ntiles && b16; j += 2) {
-			bool pair = j + 1 < p->ntiles;
-			LLVMValueRef idx;
-			int64_t off;
-			if (btr) { /* rows n of tiles j (and j + 1), 8 W1 j below tile 0's; k groups 2 kk + (q & 1) */
-				LLVMValueRef g = LLVMBuildAdd(b, q1, cg_i32(c, 2 * kk), "");
-				idx = swizzled(c, bs, p->K, pair ? tn2 : tn1, g, pair ? tph2 : tph1);
-				off = (int64_t)j * 8 * p->w1 * p->K;
-			} else {
-				LLVMValueRef g = LLVMBuildAdd(b, pair ? bgrp2 : w1, cg_i32(c, (int64_t)j * p->w1), "");
-				idx = swizzled(c, bs, p->N, brow, g, bph);
-				off = krow_off;
-			}
-			c->isa->ldmatrix(c, at_plus(c, bbase, idx, off, eb), pair ? 4 : 2, !btr, &bf[2 * j]);
+		if (!aregs && !a_ahead)
+			fetch_a(c, p, &L, abase, as, kk, af);
+		if (b_ahead) {
+			for (int j = 0; j < p->ntiles; j++)
+				for (int q = 0; q < 2; q++)
+					bf[2 * j + q] = ahead->b[(j * ahead->bks + kk) * 2 + q];
+		} else {
+			fetch_b(c, p, &L, bbase, bs, kk, bf);
 		}
 		for (int i = 0; i < p->mtiles; i++)
 			for (int j = 0; j < p->ntiles; j++) {

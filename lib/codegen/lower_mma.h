@@ -6,21 +6,29 @@
 #include "codegen/cg.h"
 #include "transforms/gpu_mma.h"
 
-/* Whether the staged operands' #shared layouts as and bs are ones ldmatrix can read as
- * lower_mma_dot does (16-byte swizzle groups, phases within 8 rows; B of TF32 and S8 is
- * read element by element, through the same swizzle); with a_regs, as is A's register
- * layout, which must be its fragments' (gpu_mma_a_regs). */
-bool lower_mma_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, bool a_regs);
-
 /* acc (the accumulator's slots in the #mma layout: f32, i32 for S8, half for an fp16
  * accumulator) += A B, with A and B staged in
  * shared memory at abase and bbase (addrspace 3 pointers: a planned offset, plus a ring
  * slot's for the pipeline's copies) in layouts as and bs; tid is the thread index. Every
  * thread of the program calls it (ldmatrix and mma.sync are warp-wide). With aregs, A is
  * the thread's slots of a register tile in layout as (gpu_mma_a_regs; abase unused). B
- * may be stored transposed (bs of order [0, 1]: K contiguous). */
+ * may be stored transposed (bs of order [0, 1]: K contiguous). With ahead, the first aks
+ * k-steps of A and bks of B come from its registers (lower_mma_fetch's, by local_load)
+ * instead. */
+typedef struct mma_ahead {
+	const LLVMValueRef *a, *b; /* registers, in lower_mma_fetch's order */
+	int aks, bks;              /* k-steps of each (0: none) */
+} mma_ahead;
 void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bbase,
-		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, LLVMValueRef tid,
-		   LLVMValueRef *acc);
+		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, const mma_ahead *ahead,
+		   LLVMValueRef tid, LLVMValueRef *acc);
+
+/* The fragments of the first `ksteps` k-steps of operand opidx (0: A, 1: B) of plan p, read
+ * with ldmatrix from the staged tile at base in #shared layout sl (p's M, N, K are the
+ * staged tile's, its pitch): regs[(t ksteps + kk) per + q], register q (per = 4 for A, 2
+ * for B) of row tile t (A) or column tile t (B) at k-step kk, the i32 registers of
+ * mma.sync. The 16-bit kinds only (gpu_mma_staged_fits). */
+void lower_mma_fetch(cg *c, const gpu_mma *p, int opidx, LLVMValueRef base, const gpu_layout *sl, int ksteps,
+		     LLVMValueRef tid, LLVMValueRef *regs);
 
 #endif

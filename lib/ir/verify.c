@@ -264,6 +264,22 @@ static void rule_local_view(verifier *v, const ir_op *op)
 		need_attr(v, op, need[i], IR_ATTR_INT, "an integer");
 }
 
+/* local_load %view: the view's top-left corner, in registers: the element type stays, no
+ * extent grows, the result is not in a #shared layout. */
+static void rule_local_load(verifier *v, const ir_op *op)
+{
+	const ir_type *s = opt(op, 0), *r = rest(op, 0);
+	if (!is_tile(s) || !s->layout || strncmp(s->layout, "shared<", 7)) {
+		err(v, op, "the operand must be a tile in a #shared layout, got '%s'", tn(v, s));
+		return;
+	}
+	bool ok = is_tile(r) && r->rank == s->rank && r->elem == s->elem && !(r->layout && !strncmp(r->layout, "shared<", 7));
+	for (int d = 0; ok && d < r->rank; d++)
+		ok = r->shape[d] <= s->shape[d];
+	if (!ok)
+		err(v, op, "result '%s' must be a corner of '%s' in registers", tn(v, r), tn(v, s));
+}
+
 /* async_copy %view, %ptrs[, %mask]: the view's shape and element type are the pointees'. */
 static void rule_async_copy(verifier *v, const ir_op *op)
 {
@@ -714,6 +730,10 @@ static void rule_advance(verifier *v, const ir_op *op)
 
 static void rule_dot(verifier *v, const ir_op *op)
 {
+	if (op->noperands < 3) {
+		err(v, op, "expects 3 operands (A, B, accumulator), got %d", op->noperands);
+		return;
+	}
 	const ir_type *a = opt(op, 0), *b = opt(op, 1), *c = opt(op, 2), *r = rest(op, 0);
 	bool ok = is_tile(a) && is_tile(b) && is_tile(c) && a->rank == b->rank &&
 		  a->rank == c->rank && (a->rank == 2 || a->rank == 3);
@@ -736,6 +756,26 @@ static void rule_dot(verifier *v, const ir_op *op)
 		err(v, op, "accumulator '%s' does not fit inputs '%s'", tn(v, c), tn(v, a));
 	if (r != c)
 		err(v, op, "result type '%s' does not match accumulator type '%s'", tn(v, r), tn(v, c));
+	/* operands past the accumulator: the first k-steps of A or B fetched ahead
+	 * (#dot_op<opIdx = 0 | 1, ...>, transforms/mma_prefetch.c), at most one of each */
+	if (op->noperands > 5) {
+		err(v, op, "expects 3 operands, and at most 2 fetched ahead, got %d", op->noperands);
+		return;
+	}
+	int seen = 0;
+	for (int i = 3; i < op->noperands; i++) {
+		const ir_type *f = opt(op, i);
+		const char *lay = is_tile(f) ? f->layout : NULL;
+		int idx = lay && !strncmp(lay, "dot_op<opIdx = 0", 16) ? 0 : lay && !strncmp(lay, "dot_op<opIdx = 1", 16) ? 1 : -1;
+		const ir_type *of = idx == 0 ? a : b;
+		bool ok = idx >= 0 && !(seen & 1 << idx) && a->rank == 2 && f->rank == 2 && f->elem == a->elem &&
+			  f->shape[idx] == of->shape[idx] && f->shape[1 - idx] <= of->shape[1 - idx];
+		if (!ok) {
+			err(v, op, "operand %d '%s' is not the first k of A or B in a #dot_op layout", i, tn(v, f));
+			return;
+		}
+		seen |= 1 << idx;
+	}
 }
 
 /* reduce and scan: n tiles of one shape in, n results, a combiner region over elements. */
@@ -897,6 +937,7 @@ static void check_rule(verifier *v, const ir_op *op)
 	case V_ASSERT: rule_assert(v, op); break;
 	case V_CONVERT_LAYOUT: rule_convert_layout(v, op); break;
 	case V_LOCAL_VIEW: rule_local_view(v, op); break;
+	case V_LOCAL_LOAD: rule_local_load(v, op); break;
 	case V_ASYNC_COPY: rule_async_copy(v, op); break;
 	case V_ASYNC_WAIT: rule_async_wait(v, op); break;
 	}

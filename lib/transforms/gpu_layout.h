@@ -169,7 +169,7 @@ static inline int64_t gpu_smem_bytes(const ir_op *op, int threads, int warp)
 
 enum { GPU_MAX_RANK = 8 }; /* deeper tiles keep no layout */
 
-typedef enum { GPU_BLOCKED, GPU_SLICE, GPU_SHARED } gpu_layout_kind;
+typedef enum { GPU_BLOCKED, GPU_SLICE, GPU_SHARED, GPU_DOT_OP } gpu_layout_kind;
 
 /* A blocked layout, or (GPU_SLICE) the blocked layout `parent` with dim removed, or
  * (GPU_SHARED) a 2-D tile in shared memory. Per dimension of the blocked layout:
@@ -205,6 +205,22 @@ typedef struct gpu_layout {
 	 * (the NVMMA layouts wgmma reads: a panel's rows are the 128, 64 or 32 bytes of the
 	 * swizzle mode; gpu_layout_shared_nvmma) */
 	int panel;
+	/* GPU_DOT_OP: an operand of mma.sync held in registers as its fragments, the layout
+	 * #dot_op<opIdx = 0 | 1, parent = #mma<version = 2, warps [W0, W1]>, kWidth = 2>
+	 * (wpc holds W0 and W1; only 16-bit elements, two to a register, so kWidth is 2).
+	 * Lane l (g = l / 4, t = l % 4) of warp (w0, w1) holds, with KS = K / 16 k-steps:
+	 *   opIdx 0, A (M x K): slot ((i KS + kk) 4 + q) 2 + e, for row tile i < M / (16 W0)
+	 *     and fragment register q < 4: row (2 i + q % 2) 8 W0 + 8 w0 + g, column
+	 *     16 kk + 8 (q / 2) + 2 t + e (the rows of the accumulator's repetitions 2i and
+	 *     2i + 1, gpu_mma.h); the W1 warps of one w0 hold the same elements;
+	 *   opIdx 1, B (K x N): slot ((j KS + kk) 2 + q) 2 + e, for column tile j < N / (8 W1)
+	 *     and register q < 2: row 16 kk + 8 q + 2 t + e, column (j W1 + w1) 8 + g; the W0
+	 *     warps of one w1 hold the same elements.
+	 * These are the PTX ISA's fragments of mma.m16n8k16 (a0..a7, b0..b3), what ldmatrix
+	 * hands each lane (gpu_dot_op_coord; tests/unit/test_mma.c checks both). A tile in it
+	 * is made by local_load and read by a dot (the first k-steps of the operand, fetched
+	 * ahead: transforms/mma_prefetch.c); no other op takes one. */
+	int opidx, kwidth;
 } gpu_layout;
 
 /* The layout every tile of type t gets unless an op says otherwise: a thread's group of
@@ -245,7 +261,8 @@ int64_t gpu_layout_swizzle(const gpu_layout *l, const int64_t *shape, int64_t r,
  * [4, 1], order [1, 0]>", "slice<dim = 1, parent = #blocked<...>>", "shared<vec = 8,
  * per_phase = 1, max_phase = 8, order = [1, 0]>" (", panel = 64" before the '>' when
  * paneled), "mma<version = 2, warps [2, 2]>", "mma<version = 3, warps [4, 1], instr [64,
- * 128, 16]>", "mfma<warps [2, 2], instr [32, 32]>". */
+ * 128, 16]>", "mfma<warps [2, 2], instr [32, 32]>", "dot_op<opIdx = 0, parent = #mma<version
+ * = 2, warps [2, 2]>, kWidth = 2>". */
 void gpu_layout_print(strbuf *s, const gpu_layout *l);
 /* Tile type t (its shape and element type) in layout l; NULL when out of memory. */
 const ir_type *gpu_type_in_layout(ir_context *c, const ir_type *t, const gpu_layout *l);
@@ -258,6 +275,12 @@ void gpu_layout_wgmma_fill(gpu_layout *l, int w0, int w1, int instr_n);
 /* Makes l the MFMA accumulator layout with w0 x w1 waves and instructions of nonk x nonk
  * (32 or 16). */
 void gpu_layout_mfma_fill(gpu_layout *l, int w0, int w1, int nonk);
+/* Makes l #dot_op<opIdx = opidx, parent = #mma<version = 2, warps [w0, w1]>, kWidth = 2>. */
+void gpu_layout_dot_op_fill(gpu_layout *l, int opidx, int w0, int w1);
+/* The element (*row, *col) of a tile of `shape` in #dot_op layout l that slot e of lane
+ * `lane` of warp (w0, w1) holds (the table above). */
+void gpu_dot_op_coord(const gpu_layout *l, const int64_t *shape, int lane, int w0, int w1, int e, int64_t *row,
+		      int64_t *col);
 /* Parses the text form; false when it is not a layout tilecc implements. */
 bool gpu_layout_parse(const char *text, gpu_layout *l);
 bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b);

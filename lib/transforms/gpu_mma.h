@@ -125,6 +125,13 @@ void gpu_mma_b_elem(const gpu_mma *p, int j, int kk, int w1, int lane, int reg, 
 bool gpu_mma_a_regs(const gpu_mma *p, const gpu_layout *al);
 int gpu_mma_a_slot(const gpu_mma *p, const gpu_layout *al, int i, int kk, int r);
 
+/* Whether the staged operands' #shared layouts as and bs are ones ldmatrix can read as the
+ * mma.sync lowering (lib/codegen/lower_mma.c) does (16-byte swizzle groups, phases within
+ * 8 rows; B of TF32 and S8 is read element by element, through the same swizzle); with
+ * a_regs, as is A's register layout, which must be its fragments' (gpu_mma_a_regs). A NULL
+ * layout is not checked. */
+bool gpu_mma_staged_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, bool a_regs);
+
 /* The accumulator slot (gpu_layout_slot_index) of fragment register r (0..3: c0..c3) of
  * tile (i, j). */
 int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r);

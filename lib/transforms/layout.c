@@ -170,6 +170,12 @@ void gpu_layout_print(strbuf *s, const gpu_layout *l)
 		strbuf_printf(s, ">");
 		return;
 	}
+	if (l->kind == GPU_DOT_OP) {
+		strbuf_printf(s, "dot_op<opIdx = %d, parent = #mma<version = 2, ", l->opidx);
+		put_list(s, "warps", l->wpc, 2);
+		strbuf_printf(s, ">, kWidth = %d>", l->kwidth);
+		return;
+	}
 	if (l->kind == GPU_SLICE)
 		strbuf_printf(s, "slice<dim = %d, parent = #", l->dim);
 	if (l->mma == 4) {
@@ -332,11 +338,54 @@ void gpu_layout_mfma_fill(gpu_layout *l, int w0, int w1, int nonk)
 	l->order[0] = 1, l->order[1] = 0;
 }
 
+void gpu_layout_dot_op_fill(gpu_layout *l, int opidx, int w0, int w1)
+{
+	memset(l, 0, sizeof *l);
+	gpu_layout_mma_fill(l, w0, w1);
+	l->kind = GPU_DOT_OP;
+	l->mma = 0; /* not an accumulator: nothing that asks for one may take it */
+	l->opidx = opidx;
+	l->kwidth = 2;
+}
+
+void gpu_dot_op_coord(const gpu_layout *l, const int64_t *shape, int lane, int w0, int w1, int e, int64_t *row,
+		      int64_t *col)
+{
+	int g = lane / 4, t = lane % 4, h = e % 2;
+	int64_t W0 = l->wpc[0], W1 = l->wpc[1];
+	if (l->opidx == 0) {
+		int64_t ks = shape[1] / 16, q = (e / 2) % 4, kk = (e / 8) % ks, i = e / 8 / ks;
+		*row = (2 * i + q % 2) * 8 * W0 + 8 * w0 + g;
+		*col = 16 * kk + 8 * (q / 2) + 2 * t + h;
+	} else {
+		int64_t ks = shape[0] / 16, q = (e / 2) % 2, kk = (e / 4) % ks, j = e / 4 / ks;
+		*row = 16 * kk + 8 * q + 2 * t + h;
+		*col = (j * W1 + w1) * 8 + g;
+	}
+}
+
+/* dot_op<opIdx = N, parent = #mma<version = 2, warps [W0, W1]>, kWidth = 2> */
+static bool dot_op(const char **p, gpu_layout *l)
+{
+	int idx = 0, kw = 0;
+	gpu_layout par;
+	memset(&par, 0, sizeof par);
+	if (!lit(p, "opIdx") || !lit(p, "=") || !num(p, &idx) || idx > 1 || !lit(p, ",") || !lit(p, "parent") ||
+	    !lit(p, "=") || !lit(p, "#") || !mma(p, &par) || par.mma != 2 || !lit(p, ",") || !lit(p, "kWidth") ||
+	    !lit(p, "=") || !num(p, &kw) || kw != 2 || !lit(p, ">"))
+		return false;
+	gpu_layout_dot_op_fill(l, idx, par.wpc[0], par.wpc[1]);
+	return true;
+}
+
 bool gpu_layout_parse(const char *text, gpu_layout *l)
 {
 	memset(l, 0, sizeof *l);
 	const char *p = text;
-	if (lit(&p, "shared<")) {
+	if (lit(&p, "dot_op<")) {
+		if (!dot_op(&p, l))
+			return false;
+	} else if (lit(&p, "shared<")) {
 		int n = 0;
 		l->kind = GPU_SHARED;
 		if (!lit(&p, "vec") || !lit(&p, "=") || !num(&p, &l->vec) || !lit(&p, ",") ||
@@ -378,6 +427,9 @@ bool gpu_layout_equal(const gpu_layout *a, const gpu_layout *b)
 	if (a->kind == GPU_SHARED)
 		return a->vec == b->vec && a->per_phase == b->per_phase && a->max_phase == b->max_phase &&
 		       a->panel == b->panel && a->order[0] == b->order[0];
+	if (a->kind == GPU_DOT_OP)
+		return a->opidx == b->opidx && a->kwidth == b->kwidth && a->wpc[0] == b->wpc[0] &&
+		       a->wpc[1] == b->wpc[1];
 	for (int d = 0; d < a->rank; d++)
 		if (a->spt[d] != b->spt[d] || a->tpw[d] != b->tpw[d] || a->wpc[d] != b->wpc[d] ||
 		    a->order[d] != b->order[d])
@@ -415,6 +467,13 @@ int gpu_layout_slots(const gpu_layout *l, const int64_t *shape, int rank)
 {
 	if (l->kind == GPU_SHARED)
 		return 0; /* in shared memory, not in registers */
+	if (l->kind == GPU_DOT_OP) { /* whole fragments: 16 k a step, 16 W0 rows or 8 W1 columns a tile */
+		if (rank != 2 || shape[l->opidx == 0] % 16 || shape[l->opidx] % (l->opidx == 0 ? 16 * l->wpc[0] : 8 * l->wpc[1]))
+			return -1;
+		int64_t tiles = shape[l->opidx] / (l->opidx == 0 ? 16 * l->wpc[0] : 8 * l->wpc[1]);
+		int64_t n = tiles * (shape[l->opidx == 0] / 16) * (l->opidx == 0 ? 8 : 4);
+		return n < 1 || n > 1 << 20 ? -1 : (int)n;
+	}
 	int64_t n = 1;
 	for (int d = 0; d < l->rank; d++) {
 		int64_t ext = extent(l, shape, rank, d);
@@ -493,6 +552,12 @@ int64_t gpu_layout_coord(const gpu_layout *l, const int64_t *shape, int rank, in
 int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int warp, int t, int e)
 {
 	int rep[GPU_MAX_RANK], in[GPU_MAX_RANK], lane[GPU_MAX_RANK], wid[GPU_MAX_RANK];
+	if (l->kind == GPU_DOT_OP) {
+		int w = t / warp;
+		int64_t r, c;
+		gpu_dot_op_coord(l, shape, t % warp, (w / l->wpc[1]) % l->wpc[0], w % l->wpc[1], e, &r, &c);
+		return r * shape[1] + c;
+	}
 	gpu_layout_slot(l, shape, rank, e, rep, in);
 	gpu_layout_thread(l, warp, t, lane, wid);
 	int64_t flat = 0;
@@ -507,6 +572,8 @@ int64_t gpu_layout_flat(const gpu_layout *l, const int64_t *shape, int rank, int
 
 bool gpu_layout_fits(const gpu_layout *l, const int64_t *shape, int rank, int warp, int warps)
 {
+	if (l->kind == GPU_DOT_OP)
+		return warp == 32 && l->wpc[0] * l->wpc[1] == warps && gpu_layout_slots(l, shape, rank) >= 1;
 	if (l->kind == GPU_SHARED) { /* its groups and phases must stay within a row (of a panel) */
 		if (rank != 2)
 			return false;

@@ -97,7 +97,7 @@ static void assign_as(assigner *s, ir_value *v, const gpu_layout *l, srcloc loc,
 		if (!gpu_layout_parse(t->layout, &have) ||
 		    !gpu_layout_fits(&have, t->shape, t->rank, s->warp, s->warps)) {
 			diag_error(s->d, loc, "layout '#%s' is not one tilecc implements for this tile: "
-				   "blocked, slice or shared, lanes multiplying to %d and warps to %d",
+				   "blocked, slice, shared or dot_op, lanes multiplying to %d and warps to %d",
 				   t->layout, s->warp, s->warps);
 			s->errors++;
 		} else if (!loose && !gpu_layout_equal(&have, &want)) {
@@ -347,6 +347,7 @@ static void assign_op(assigner *s, ir_op *op)
 		}
 		break;
 	case IR_OP_LOCAL_VIEW: /* the pipeline's ring slots (IR read back): as given */
+	case IR_OP_LOCAL_LOAD: /* fragments fetched ahead (mma-prefetch), in their #dot_op layout */
 		assign_as(s, &op->results[0], NULL, op->loc, true);
 		return;
 	case IR_OP_ASYNC_COPY:

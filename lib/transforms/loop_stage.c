@@ -150,3 +150,36 @@ ir_value *loop_mapped(ir_ptrmap *map, ir_value *v)
 	ir_value *m = ir_ptrmap_get(map, v);
 	return m ? m : v;
 }
+
+ir_op *loop_add_carried(ir_context *c, ir_op *fo, int n, ir_value *const *init, ir_value **args)
+{
+	int no = fo->noperands, nr = fo->nresults;
+	ir_value **ops = ARENA_NEWN(ir_arena(c), ir_value *, (size_t)(no + n));
+	const ir_type **rt = ARENA_NEWN(ir_arena(c), const ir_type *, (size_t)(nr + n));
+	for (int i = 0; i < no; i++)
+		ops[i] = fo->operands[i];
+	for (int i = 0; i < nr; i++)
+		rt[i] = fo->results[i].type;
+	for (int q = 0; q < n; q++) {
+		ops[no + q] = init[q];
+		rt[nr + q] = init[q]->type;
+	}
+	ir_op *nf = ir_op_create(c, IR_OP_FOR, no + n, ops, nr + n, rt, fo->loc);
+	for (int i = 0; i < fo->nattrs; i++)
+		ir_op_set_attr(c, nf, &fo->attrs[i]);
+	ir_block_insert_before(fo->parent, fo, nf);
+	/* the body moves over; fo keeps nf's empty block and goes */
+	ir_block *body = fo->regions[0];
+	fo->regions[0] = nf->regions[0];
+	fo->regions[0]->parent = fo;
+	nf->regions[0] = body;
+	body->parent = nf;
+	for (int q = 0; q < n; q++)
+		args[q] = ir_block_add_arg(c, body, init[q]->type, NULL);
+	for (int i = 0; i < nr; i++) {
+		nf->results[i].name = fo->results[i].name;
+		ir_replace_all_uses(&fo->results[i], &nf->results[i]);
+	}
+	ir_op_erase(fo);
+	return nf;
+}

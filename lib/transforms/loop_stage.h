@@ -1,6 +1,7 @@
 /* loop_stage.h: the stage-0 slice of loads in a loop body, which a software pipeliner
  * starts iterations ahead: shared by pipeline.c (NVIDIA's cp.async ring) and prefetch.c
- * (loads one iteration ahead into registers). Stage 0 of a set of loads is the backward
+ * (loads one iteration ahead into registers); and loop_add_carried, which they and
+ * mma_prefetch.c use to give a loop more carried values. Stage 0 of a set of loads is the backward
  * slice of their pointers and masks in the body: pure region-free ops of the induction
  * variable, loop-invariant values and carried values (the pointer tiles) whose next value
  * stage 0 computes too. A pipeliner clones it for the iterations it starts ahead; the
@@ -41,6 +42,12 @@ bool loop_pipelinable(const ir_op *fo, int64_t *step);
  * and-ed with the scalar `live` (whether that iteration runs), built at b: the mask of a
  * load or copy issued ahead. */
 ir_value *loop_ahead_mask(ir_context *c, ir_builder *b, const ir_op *ld, ir_ptrmap *map, ir_value *live);
+
+/* The loop fo again with n more carried values (initial values init, types of init): a
+ * new for op in its place that takes over its body and fo's attributes; the body's new
+ * arguments are returned in args. The yield is not touched: the caller gives it the n
+ * values. fo is erased. */
+ir_op *loop_add_carried(ir_context *c, ir_op *fo, int n, ir_value *const *init, ir_value **args);
 
 /* map's value for v, or v. */
 ir_value *loop_mapped(ir_ptrmap *map, ir_value *v);

@@ -205,3 +205,25 @@ int gpu_mma_c_slot(const gpu_mma *p, int i, int j, int r)
 	int rep[2] = {2 * i + (r >> 1), j}, in[2] = {0, r & 1};
 	return gpu_layout_slot_index(&p->acc, shape, 2, rep, in);
 }
+
+bool gpu_mma_staged_fits(const gpu_mma *p, const gpu_layout *as, const gpu_layout *bs, bool a_regs)
+{
+	/* ldmatrix reads 16-byte matrix rows: one swizzle group each, and the row offsets a
+	 * tile adds (multiples of 8) must not change a row's phase; B of TF32 and S8 is read
+	 * element by element, each through its own row's phase. A 16-bit B may be stored
+	 * transposed (K contiguous: ldmatrix without .trans); A may be in registers. */
+	bool b16 = p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16;
+	if (a_regs && !gpu_mma_a_regs(p, as))
+		return false;
+	for (int k = a_regs ? 1 : 0; k < 2; k++) {
+		const gpu_layout *l = k ? bs : as;
+		if (!l) /* not read from shared memory here (lower_mma_fetch of the other) */
+			continue;
+		if (l->kind != GPU_SHARED || (l->order[0] != 1 && !(k == 1 && b16)) || l->panel)
+			return false;
+		if ((k == 0 || b16) &&
+		    (l->vec * gpu_mma_elem_bytes(p->kind) != 16 || 8 % (l->per_phase * l->max_phase)))
+			return false;
+	}
+	return true;
+}

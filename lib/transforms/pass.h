@@ -33,6 +33,7 @@ int pass_rebase_pointers(ir_module *m, diag_engine *d);
 int pass_stage_early(ir_module *m, diag_engine *d);
 int pass_prefetch(ir_module *m, diag_engine *d);
 int pass_pipeline(ir_module *m, diag_engine *d);
+int pass_mma_prefetch(ir_module *m, diag_engine *d);
 int pass_smem_alloc(ir_module *m, diag_engine *d);
 int pass_insert_barriers(ir_module *m, diag_engine *d);
 /* Analysis printers: report through d (as notes) and leave the IR alone. */

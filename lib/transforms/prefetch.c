@@ -90,40 +90,6 @@ static ir_value *load_ahead(ir_context *c, ir_builder *b, ir_op *ld, ir_ptrmap *
 	return &cl->results[0];
 }
 
-/* The loop fo again with n more carried values (initial values init, types of init): a
- * new for op in its place that takes over its body; the body's new arguments are
- * returned in args. The yield is not touched: the caller gives it the n values. */
-static ir_op *add_carried(ir_context *c, ir_op *fo, int n, ir_value *const *init, ir_value **args)
-{
-	int no = fo->noperands, nr = fo->nresults;
-	ir_value **ops = ARENA_NEWN(ir_arena(c), ir_value *, (size_t)(no + n));
-	const ir_type **rt = ARENA_NEWN(ir_arena(c), const ir_type *, (size_t)(nr + n));
-	for (int i = 0; i < no; i++)
-		ops[i] = fo->operands[i];
-	for (int i = 0; i < nr; i++)
-		rt[i] = fo->results[i].type;
-	for (int q = 0; q < n; q++) {
-		ops[no + q] = init[q];
-		rt[nr + q] = init[q]->type;
-	}
-	ir_op *nf = ir_op_create(c, IR_OP_FOR, no + n, ops, nr + n, rt, fo->loc);
-	for (int i = 0; i < fo->nattrs; i++)
-		ir_op_set_attr(c, nf, &fo->attrs[i]);
-	ir_block_insert_before(fo->parent, fo, nf);
-	/* the body moves over; fo keeps nf's empty block and goes */
-	ir_block *body = fo->regions[0];
-	fo->regions[0] = nf->regions[0];
-	fo->regions[0]->parent = fo;
-	nf->regions[0] = body;
-	body->parent = nf;
-	for (int q = 0; q < n; q++)
-		args[q] = ir_block_add_arg(c, body, init[q]->type, NULL);
-	for (int i = 0; i < nr; i++)
-		ir_replace_all_uses(&fo->results[i], &nf->results[i]);
-	ir_op_erase(fo);
-	return nf;
-}
-
 static void prefetch_loop(ir_context *c, const ir_func *f, ir_op *fo)
 {
 	ir_block *body = fo->regions[0];
@@ -177,7 +143,7 @@ static void prefetch_loop(ir_context *c, const ir_func *f, ir_op *fo)
 	ir_ptrmap_free(&map);
 
 	ir_value *cur[MAX_PREFETCH];
-	fo = add_carried(c, fo, n, first, cur);
+	fo = loop_add_carried(c, fo, n, first, cur);
 
 	/* the body: iteration k + 1's loads first */
 	ir_builder bb = {c, body, body->first, fo->loc};

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "transforms/gpu_mma.h"
 
@@ -73,6 +74,57 @@ static void isa_b(gpu_mma_kind k, int T, int q, int e, int *row, int *col)
 	}
 }
 
+/* The #dot_op layouts (gpu_layout.h: what local_load fetches ahead for a dot) against what
+ * the ldmatrix of row tile i (A) and column tile j (B) at k-step kk hand each lane: the
+ * element of register q, half e, that lane T of warp (w0, w1) receives (ai, bi: the
+ * matrices' elements as indices into A and B) is the one the layout puts in slot
+ * ((i KS + kk) 4 + q) 2 + e of A's, ((j KS + kk) 2 + q) 2 + e of B's, for A and B whole
+ * (KS = K / 16); the layout's text reads back as itself and its slots are all the
+ * fragments. */
+static int check_dot_op(const gpu_mma *p, int w0, int w1, int i, int j, int kk, double ai[4][8][16],
+			double bi[4][8][16], int bq)
+{
+	gpu_layout la, lb, back;
+	gpu_layout_dot_op_fill(&la, 0, p->w0, p->w1);
+	gpu_layout_dot_op_fill(&lb, 1, p->w0, p->w1);
+	int64_t ash[2] = {p->M, p->K}, bsh[2] = {p->K, p->N};
+	int ks = (int)(p->K / 16);
+	if (gpu_layout_slots(&la, ash, 2) != p->mtiles * ks * 8 || gpu_layout_slots(&lb, bsh, 2) != p->ntiles * ks * 4 ||
+	    !gpu_layout_fits(&la, ash, 2, 32, p->w0 * p->w1) || !gpu_layout_fits(&lb, bsh, 2, 32, p->w0 * p->w1))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		strbuf sb = {0};
+		gpu_layout_print(&sb, k ? &lb : &la);
+		bool same = sb.data && gpu_layout_parse(sb.data, &back) && gpu_layout_equal(&back, k ? &lb : &la);
+		strbuf_free(&sb);
+		if (!same)
+			return 0;
+	}
+	for (int T = 0; T < 32; T++) {
+		for (int q = 0; q < 4; q++)
+			for (int e = 0; e < 2; e++) {
+				int64_t r, c;
+				gpu_dot_op_coord(&la, ash, T, w0, w1, ((i * ks + kk) * 4 + q) * 2 + e, &r, &c);
+				if (ldm(ai[q], T, e, 0) != (double)(r * p->K + c)) {
+					fprintf(stderr, "dot_op A: M=%lld K=%lld warps %dx%d: lane %d (%d, %d, %d, %d)\n",
+						(long long)p->M, (long long)p->K, p->w0, p->w1, T, i, kk, q, e);
+					return 0;
+				}
+			}
+		for (int q = 0; q < 2; q++)
+			for (int e = 0; e < 2; e++) {
+				int64_t r, c;
+				gpu_dot_op_coord(&lb, bsh, T, w0, w1, ((j * ks + kk) * 2 + q) * 2 + e, &r, &c);
+				if (ldm(bi[bq + q], T, e, 1) != (double)(r * p->N + c)) {
+					fprintf(stderr, "dot_op B: K=%lld N=%lld warps %dx%d: lane %d (%d, %d, %d, %d)\n",
+						(long long)p->K, (long long)p->N, p->w0, p->w1, T, j, kk, q, e);
+					return 0;
+				}
+			}
+	}
+	return 1;
+}
+
 static int simulate(const gpu_mma *p, const double *A, const double *B, const double *C)
 {
 	int warps = p->w0 * p->w1, threads = 32 * warps;
@@ -83,18 +135,22 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 	if (slots != 2 * 4 * p->mtiles * p->ntiles / 2 || ks * eb != 32 || p->ksteps * ks != p->K)
 		return 0;
 	double *acc = calloc((size_t)threads * slots, sizeof *acc);
+	int ok_ops = 1;
 	for (int w = 0; w < warps; w++) {
 		int w1 = w % p->w1, w0 = w / p->w1;
 		for (int kk = 0; kk < p->ksteps; kk++)
 			for (int i = 0; i < p->mtiles; i++)
 				for (int j = 0; j < p->ntiles; j++) {
-					/* the four A matrices of tile i: 8 rows of 16 bytes each */
-					double am[4][8][16], bm[4][8][16];
+					/* the four A matrices of tile i: 8 rows of 16 bytes each (and
+					 * the index in A of each element, for the #dot_op check) */
+					double am[4][8][16], bm[4][8][16], ai[4][8][16], bi[4][8][16];
 					for (int L = 0; L < 32; L++) {
 						int64_t r, c;
 						gpu_mma_a_source(p, i, kk, w0, L, &r, &c);
-						for (int x = 0; x < row16; x++)
+						for (int x = 0; x < row16; x++) {
 							am[L / 8][L % 8][x] = A[r * p->K + c + x];
+							ai[L / 8][L % 8][x] = (double)(r * p->K + c + x);
+						}
 					}
 					/* B, 16-bit: the pair fetch when j is even and j + 1 exists, else .x2 of j */
 					int jb = j & ~1;
@@ -103,10 +159,14 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 						int64_t r, c;
 						gpu_mma_b_source(p, jb, kk, w1, L, pair, &r, &c);
 						int mat = (pair ? L : L % 16) / 8;
-						for (int x = 0; x < 8; x++)
+						for (int x = 0; x < 8; x++) {
 							bm[mat][L % 8][x] = B[r * p->N + c + x];
+							bi[mat][L % 8][x] = (double)(r * p->N + c + x);
+						}
 					}
 					int bq = pair ? 2 * (j - jb) : 0; /* tile j's registers in the fetch */
+					if (b16 && !check_dot_op(p, w0, w1, i, j, kk, ai, bi, bq))
+						ok_ops = 0;
 					/* the fragments, read back as the instruction's operands */
 					double a[16][32], b[32][8];
 					for (int x = 0; x < 16 * 32; x++)
@@ -143,7 +203,7 @@ static int simulate(const gpu_mma *p, const double *A, const double *B, const do
 						}
 				}
 	}
-	int ok = 1;
+	int ok = ok_ops;
 	char *seen = calloc((size_t)(p->M * p->N), 1);
 	for (int t = 0; t < threads && ok; t++)
 		for (int e = 0; e < slots && ok; e++) {
