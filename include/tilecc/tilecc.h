@@ -84,6 +84,9 @@ typedef struct tilecc_options {
 	tilecc_emit emit;
 	int num_warps;           /* 0: default (4) */
 	int num_stages;          /* 0: default */
+	int mma_prefetch;        /* --mma-prefetch: NVIDIA mma.sync dots in pipelined loops get
+				  * the first k-step of their operands fetched an iteration
+				  * ahead (the mma-prefetch pass); experimental, off by default */
 	int opt_level;           /* -O0..-O3; -1: default */
 	const char *print_after; /* --print-after=PASS or "all" */
 	const char *passes;      /* --passes=a,b,c: replace the default pipeline */

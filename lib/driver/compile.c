@@ -390,7 +390,8 @@ static int compile(compilation *c, tilecc_output *out)
 			if (arch_specific || ir_func_attr(f, "nv_arch_specific"))
 				ir_func_set_int(c->ir, f, "nv_arch_specific", arch_specific); /* IR read from text */
 		}
-		if (!o->passes && run_pipeline(c, m, amd ? pass_amd_pipeline : pass_gpu_pipeline))
+		const char *pl = amd ? pass_amd_pipeline : o->mma_prefetch ? pass_gpu_prefetch_pipeline : pass_gpu_pipeline;
+		if (!o->passes && run_pipeline(c, m, pl))
 			return 1;
 	}
 

@@ -29,7 +29,14 @@
  * operand read from the ring's current slot (local_view of the {ring_slot = 0} index) is
  * one ldmatrix can read (gpu_mma_staged_fits); A in registers (attention's P on mma.sync) is
  * left as it is, its B fetched ahead alone. The loop must open with the pipeline's wait and
- * barrier. */
+ * barrier.
+ *
+ * Off by default (tilecc --mma-prefetch, tilecc_options.mma_prefetch; or named in --passes):
+ * it has not yet run on a GPU, so neither its results nor its speed against the plain
+ * pipeline are measured. It holds A's and B's first k-step (32 registers a thread on the
+ * bench matmul at 4 warps) across the loop: ptxas gives that kernel 255 registers instead
+ * of 246, and two of tutorial 03's sm_80 configs spill (128x128x128 w4 s4: 72 bytes,
+ * 128x64x64 w4 s4: 4); with B's alone they do not (docs/perf.md, stage 13). */
 #include <stdio.h>
 
 #include "support/arena.h"

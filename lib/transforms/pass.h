@@ -17,9 +17,11 @@ typedef struct pass_info {
 extern const pass_info pass_table[];
 const pass_info *pass_lookup(const char *name);
 /* The default tile-level pipeline, comma separated; and what GPU targets run after it:
- * NVIDIA the first, AMD the second (the first with rebase-pointers). */
+ * NVIDIA the first (the second with --mma-prefetch), AMD the third (the first with
+ * rebase-pointers and prefetch). */
 extern const char pass_default_pipeline[];
 extern const char pass_gpu_pipeline[];
+extern const char pass_gpu_prefetch_pipeline[];
 extern const char pass_amd_pipeline[];
 
 int pass_canonicalize(ir_module *m, diag_engine *d);

@@ -17,16 +17,18 @@ const pass_info pass_table[] = {
     {"stage-early",     "AMD: FMA-path dot operands written to LDS right after their load", pass_stage_early},
     {"prefetch",        "dot loops' loads one iteration ahead into registers (AMD pipeline)", pass_prefetch},
     {"pipeline",        "GPU: async copies of a dot loop's loads, num_stages ahead", pass_pipeline},
-    {"mma-prefetch",    "NVIDIA: mma.sync dots' first k-step fetched an iteration ahead", pass_mma_prefetch},
+    {"mma-prefetch",    "NVIDIA: mma.sync dots' first k-step fetched an iteration ahead (--mma-prefetch)", pass_mma_prefetch},
     {"smem-alloc",      "GPU: shared memory of each data movement, kernel total",  pass_smem_alloc},
     {"insert-barriers", "GPU: barriers before shared-memory reuse",                pass_insert_barriers},
     {NULL, NULL, NULL},
 };
 
 const char pass_default_pipeline[] = "canonicalize,cse,dce";
-const char pass_gpu_pipeline[] =
-    "assign-layouts,access-layouts,remove-layout-conversions,coalesce,stage-early,pipeline,mma-prefetch,smem-alloc,"
-    "insert-barriers";
+#define GPU_LAYOUTS "assign-layouts,access-layouts,remove-layout-conversions,coalesce,stage-early,pipeline,"
+#define GPU_SHARED "smem-alloc,insert-barriers"
+const char pass_gpu_pipeline[] = GPU_LAYOUTS GPU_SHARED;
+/* with --mma-prefetch (experimental: not yet measured or run on a GPU) */
+const char pass_gpu_prefetch_pipeline[] = GPU_LAYOUTS "mma-prefetch," GPU_SHARED;
 /* AMD's: rebase-pointers and prefetch too (passes that rewrite any function they are run on;
  * NVIDIA's cp.async pipeliner reads the carried pointer tiles as they are and does its own
  * staging, so they are AMD's alone) */

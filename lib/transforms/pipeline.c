@@ -21,8 +21,9 @@
  *              slot they overwrite was read before the barrier all the same)
  *   after      wait for every group (copies past the end were predicated off)
  *
- * (on mma.sync, mma_prefetch.c then moves each wait and barrier to the end of the
- * iteration before, where it fetches the next slot's first k-step into registers)
+ * (on mma.sync with --mma-prefetch, mma_prefetch.c then moves each wait and barrier to
+ * the end of the iteration before, where it fetches the next slot's first k-step into
+ * registers)
  *
  * A load qualifies when its only use is its conversion to a #shared layout for a dot in
  * the same body whose result is in an #mma layout, its `other` is absent or zero (the

@@ -220,6 +220,8 @@ int main(int argc, char **argv)
 	 * (past the end, predicated off) land in slots nobody reads */
 	E2E_RUN(test_matmul("matmul", 70, 140, 1000, 1003, 141, 140, 410));
 	E2E_RUN(test_matmul("matmul_hint", 128, 256, 704, 704, 256, 256, 411));
+	E2E_RUN(test_matmul("matmul_hint_w8", 144, 160, 80, 96, 176, 160, 414));
+	E2E_RUN(test_matmul("matmul_hint_w8", 128, 256, 704, 704, 256, 256, 415));
 
 	E2E_RUN(test_attention("attention", 2, 1, 500));
 	E2E_RUN(test_attention("attention", 2, 65, 501));

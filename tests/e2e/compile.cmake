@@ -2,7 +2,8 @@
 # add_custom_command in CMakeLists.txt).
 #
 #   cmake -DTILECC=... -DSRC=k.py -DKERNEL=name -DSIG="..." [-DDEFS="X=1|Y=2"]
-#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] [-DHUGE=1] [-DREBASE=1] -DOUT=k.so -P compile.cmake
+#         [-DTARGET=riscv64|sm_90|gfx90a]   (DEFS may hold num_warps=N: --num-warps N) [-DMETA=k.meta] [-DHUGE=1] [-DREBASE=1]
+#         [-DFLAGS="--opt ..."] -DOUT=k.so -P compile.cmake
 #
 # With META, the launch metadata tilecc prints (--print-metadata) goes into that file. With
 # HUGE, every function takes the reduced LLVM pipeline of huge functions (TILECC_HUGE_FUNC=1).
@@ -26,6 +27,10 @@ if(DEFS)
 endif()
 if(TARGET)
   list(APPEND args --target=${TARGET})
+endif()
+if(FLAGS) # more options (the cubins' E2E_GPU_FLAGS)
+  separate_arguments(flags UNIX_COMMAND "${FLAGS}")
+  list(APPEND args ${flags})
 endif()
 if(META)
   list(APPEND args --print-metadata)

@@ -17,6 +17,10 @@ e2e_kernel(bench matmul bench/kernels/matmul.py matmul
            "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1, 128, 128, 64, 8")
 e2e_kernel(bench matmul_hint bench/kernels/matmul.py matmul
            "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8")
+# 8 warps (mma.sync: warps [4, 2], the pipelined loop with other fragment counts per warp)
+e2e_kernel(bench matmul_hint_w8 bench/kernels/matmul.py matmul
+           "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1, 128, 128, 64, 8"
+           num_warps=8)
 e2e_kernel(bench attention bench/kernels/attention.py attention
            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, fp32, i32:16, i32:16, 64, 128, 64")
 e2e_kernel(bench attention_hint bench/kernels/attention.py attention

@@ -49,6 +49,9 @@ static void usage(FILE *f)
 		"                        signature template, autotune configs, heuristics\n"
 		"  --num-warps N         warps per program: 1, 2, 4, 8, 16 or 32 (default 4)\n"
 		"  --num-stages N        software pipelining depth, 0 to 16\n"
+		"  --mma-prefetch        NVIDIA mma.sync: fetch the first k-step of a pipelined\n"
+		"                        dot's operands an iteration ahead (experimental, off by\n"
+		"                        default until it has run on a GPU)\n"
 		"  --max-tile-elems=N    largest tile, in elements (default 1048576)\n"
 		"  --max-elems-per-thread=N  GPU targets: most elements of one tile for each\n"
 		"                        thread of a program (default 2048)\n"
@@ -346,6 +349,8 @@ int main(int argc, char **argv)
 			o.verify_each = 1;
 		} else if (!strcmp(a, "--print-metadata")) {
 			o.print_metadata = 1;
+		} else if (!strcmp(a, "--mma-prefetch")) {
+			o.mma_prefetch = 1;
 		} else if (a[0] == '-' && a[1] != 0) {
 			rc = bad_usage("unknown option '%s'", a);
 			goto out;
