@@ -7,6 +7,9 @@
 #   tests/gpu/stage-e2e.sh BUILD_DIR OUTDIR      (here; e.g. build .scratch/gpu-e2e)
 #   tests/gpu/e2e.sh OUTDIR                      (there, from the repository root)
 #
+# The cubins take the build's E2E_GPU_FLAGS (CMake cache, default empty) as more tilecc
+# options: `cmake -B BUILD_DIR -DE2E_GPU_FLAGS=--mma-prefetch` stages them with an opt-in pass.
+#
 # A variant that tilecc cannot compile for the GPU is staged all the same: its .cubin holds
 # "TILECC-FAILED" and the diagnostics, which the harness reports as that case's failure.
 set -euo pipefail
