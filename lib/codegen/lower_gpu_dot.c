@@ -130,7 +130,8 @@ void lg_lower_local_load(cg *c, const ir_op *op)
 	int opidx = l->opidx;
 	if (!c->isa->ldmatrix || l->kind != GPU_DOT_OP || !fetch_plan(vt, rt, l, opidx, &p) ||
 	    !gpu_mma_staged_fits(&p, opidx == 0 ? sl : NULL, opidx == 1 ? sl : NULL, false))
-		cg_fail(c, op, "internal: a local_load that is not an mma.sync operand's fragments");
+		cg_fail(c, op, "a local_load must read an mma.sync operand's fragments (#dot_op, 16-bit "
+			"elements) from a #shared layout ldmatrix reads, on an NVIDIA target");
 	gtile *src = lg_tget(c, v);
 	LLVMValueRef base = lg_smem_at(c, vt->elem, src->smem, cg_i32(c, 0));
 	if (src->dyn)
@@ -159,7 +160,8 @@ static void ahead_operands(cg *c, const ir_op *op, const gpu_mma *p, mma_ahead *
 		bool ok = l->kind == GPU_DOT_OP && (p->kind == GPU_MMA_F16 || p->kind == GPU_MMA_BF16) && !p->x3 &&
 			  l->wpc[0] == p->w0 && l->wpc[1] == p->w1;
 		if (!ok)
-			cg_fail(c, op, "internal: a dot operand fetched ahead that is not its fragments");
+			cg_fail(c, op, "an operand fetched ahead whose #dot_op layout is not this dot's fragments "
+				"(its #mma warps, 16-bit elements)");
 		gtile *t = lg_tget(c, x);
 		LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 		LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)t->n / 2 + 1);
