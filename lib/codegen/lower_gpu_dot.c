@@ -139,13 +139,9 @@ void lg_lower_local_load(cg *c, const ir_op *op)
 	int ks = (int)(rt->shape[1 - opidx] / 16), n = lg_slots(c, rt);
 	LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)n / 2);
 	lower_mma_fetch(c, &p, opidx, base, sl, ks, lg_prog->tid, regs);
-	LLVMTypeRef pair_t = LLVMVectorType(p.kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 	gtile *r = lg_new_tile(c, n);
-	for (int k = 0; k < n / 2; k++) {
-		LLVMValueRef pr = LLVMBuildBitCast(c->b, regs[k], pair_t, "");
-		for (int h = 0; h < 2; h++)
-			r->v[2 * k + h] = LLVMBuildExtractElement(c->b, pr, cg_i32(c, h), "");
-	}
+	for (int k = 0; k < n / 2; k++)
+		lower_mma_unpack(c, p.kind, regs[k], &r->v[2 * k], &r->v[2 * k + 1]);
 	lg_put(c, &op->results[0], r);
 }
 
@@ -163,14 +159,9 @@ static void ahead_operands(cg *c, const ir_op *op, const gpu_mma *p, mma_ahead *
 			cg_fail(c, op, "an operand fetched ahead whose #dot_op layout is not this dot's fragments "
 				"(its #mma warps, 16-bit elements)");
 		gtile *t = lg_tget(c, x);
-		LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 		LLVMValueRef *regs = ARENA_NEWN(c->a, LLVMValueRef, (size_t)t->n / 2 + 1);
-		for (int k = 0; k < t->n / 2; k++) {
-			LLVMValueRef v = LLVMGetPoison(pair_t);
-			for (int h = 0; h < 2; h++)
-				v = LLVMBuildInsertElement(c->b, v, t->v[2 * k + h], cg_i32(c, h), "");
-			regs[k] = LLVMBuildBitCast(c->b, v, c->t_i32, "");
-		}
+		for (int k = 0; k < t->n / 2; k++)
+			regs[k] = lower_mma_pack(c, p->kind, t->v[2 * k], t->v[2 * k + 1]);
 		int ks = (int)(x->type->shape[1 - opidx] / 16);
 		if (opidx == 0)
 			ah->a = regs, ah->aks = ks;

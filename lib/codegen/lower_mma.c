@@ -203,14 +203,27 @@ void lower_mma_fetch(cg *c, const gpu_mma *p, int opidx, LLVMValueRef base, cons
 	}
 }
 
+LLVMValueRef lower_mma_pack(cg *c, gpu_mma_kind k, LLVMValueRef lo, LLVMValueRef hi)
+{
+	LLVMValueRef v = LLVMGetPoison(LLVMVectorType(k == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2));
+	v = LLVMBuildInsertElement(c->b, v, lo, cg_i32(c, 0), "");
+	v = LLVMBuildInsertElement(c->b, v, hi, cg_i32(c, 1), "");
+	return LLVMBuildBitCast(c->b, v, c->t_i32, "");
+}
+
+void lower_mma_unpack(cg *c, gpu_mma_kind k, LLVMValueRef r, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	LLVMValueRef v = LLVMBuildBitCast(c->b, r, LLVMVectorType(k == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2), "");
+	*lo = LLVMBuildExtractElement(c->b, v, cg_i32(c, 0), "");
+	*hi = LLVMBuildExtractElement(c->b, v, cg_i32(c, 1), "");
+}
+
 void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bbase,
 		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, const mma_ahead *ahead,
 		   LLVMValueRef tid, LLVMValueRef *acc)
 {
-	LLVMBuilderRef b = c->b;
 	lanes L;
 	lanes_init(c, p, aregs ? NULL : as, bs, tid, &L);
-	LLVMTypeRef pair_t = LLVMVectorType(p->kind == GPU_MMA_BF16 ? c->t_bf16 : c->t_f16, 2);
 	LLVMValueRef *af = ARENA_NEWN(c->a, LLVMValueRef, 4 * p->mtiles);
 	LLVMValueRef *bf = ARENA_NEWN(c->a, LLVMValueRef, 2 * p->ntiles + 2);
 	for (int kk = 0; kk < p->ksteps; kk++) {
@@ -219,13 +232,9 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 			for (int q = 0; q < 4; q++)
 				af[4 * i + q] = ahead->a[(i * ahead->aks + kk) * 4 + q];
 		for (int i = 0; i < p->mtiles && aregs && !a_ahead; i++) /* A's fragment from its own slots */
-			for (int j = 0; j < 4; j++) {
-				LLVMValueRef v = LLVMGetPoison(pair_t);
-				for (int h = 0; h < 2; h++)
-					v = LLVMBuildInsertElement(b, v, aregs[gpu_mma_a_slot(p, as, i, kk, 2 * j + h)],
-								   cg_i32(c, h), "");
-				af[4 * i + j] = LLVMBuildBitCast(b, v, c->t_i32, "");
-			}
+			for (int j = 0; j < 4; j++)
+				af[4 * i + j] = lower_mma_pack(c, p->kind, aregs[gpu_mma_a_slot(p, as, i, kk, 2 * j)],
+							       aregs[gpu_mma_a_slot(p, as, i, kk, 2 * j + 1)]);
 		if (!aregs && !a_ahead)
 			fetch_a(c, p, &L, abase, as, kk, af);
 		if (b_ahead) {

@@ -23,6 +23,11 @@ void lower_mma_dot(cg *c, const gpu_mma *p, LLVMValueRef abase, LLVMValueRef bba
 		   const gpu_layout *as, const gpu_layout *bs, const LLVMValueRef *aregs, const mma_ahead *ahead,
 		   LLVMValueRef tid, LLVMValueRef *acc);
 
+/* One 32-bit fragment register of two 16-bit elements (kind F16 or BF16; lo in the low
+ * half), and its two elements back. */
+LLVMValueRef lower_mma_pack(cg *c, gpu_mma_kind k, LLVMValueRef lo, LLVMValueRef hi);
+void lower_mma_unpack(cg *c, gpu_mma_kind k, LLVMValueRef r, LLVMValueRef *lo, LLVMValueRef *hi);
+
 /* The fragments of the first `ksteps` k-steps of operand opidx (0: A, 1: B) of plan p, read
  * with ldmatrix from the staged tile at base in #shared layout sl (p's M, N, K are the
  * staged tile's, its pitch): regs[(t ksteps + kk) per + q], register q (per = 4 for A, 2
